@@ -1,0 +1,64 @@
+/**
+ * The one file-system interface the memory engine uses, in the shape of `vscode.FileSystem`
+ * but over store-relative POSIX paths: `''` is the store root (`/memories`), `'notes/a.md'` a
+ * file below it. Adapters (src/platform/) root it at `<workspace>/.claude-memories`; the engine
+ * never sees a host path, so it can never leak one.
+ */
+
+/** Same bit values as `vscode.FileType`. */
+export enum FileType {
+  Unknown = 0,
+  File = 1,
+  Directory = 2,
+  SymbolicLink = 64,
+}
+
+export interface FileStat {
+  /** A bit set of FileType: a symlink to a file is `File | SymbolicLink` (as vscode.workspace.fs reports it). */
+  type: FileType;
+  size: number;
+  /** Milliseconds since the epoch. */
+  mtime: number;
+  ctime: number;
+}
+
+export type FsErrorCode =
+  | 'FileNotFound'
+  | 'FileExists'
+  | 'FileNotADirectory'
+  | 'FileIsADirectory'
+  | 'NoPermissions'
+  | 'Unavailable'
+  | 'Unknown';
+
+/**
+ * What adapters throw. `message` is for logs only and may contain a host path: the engine
+ * never forwards it to the model.
+ */
+export class FsError extends Error {
+  constructor(
+    readonly code: FsErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FsError';
+  }
+}
+
+export function isFsError(e: unknown, code?: FsErrorCode): e is FsError {
+  return e instanceof FsError && (code === undefined || e.code === code);
+}
+
+export interface MemoryFileSystem {
+  /** Follows a final symbolic link but reports it with the SymbolicLink bit set. */
+  stat(path: string): Promise<FileStat>;
+  /** Entries with their types (SymbolicLink bit set for links), not sorted. */
+  readDirectory(path: string): Promise<[name: string, type: FileType][]>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Creates or replaces the file; the parent folder must exist. Files are created owner-only (0600). */
+  writeFile(path: string, content: Uint8Array): Promise<void>;
+  delete(path: string, options: { recursive: boolean }): Promise<void>;
+  rename(source: string, target: string, options: { overwrite: boolean }): Promise<void>;
+  /** Creates the folder and any missing parents (like vscode.workspace.fs.createDirectory). */
+  createDirectory(path: string): Promise<void>;
+}

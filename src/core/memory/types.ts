@@ -1,0 +1,41 @@
+/** The memory tool's wire shapes (memory_20250818) and the engine's result type. */
+
+export const MEMORY_TOOL = { type: 'memory_20250818', name: 'memory' } as const;
+export const MEMORY_ROOT = '/memories';
+
+export type ViewInput = { command: 'view'; path: string; view_range?: [number, number] };
+export type CreateInput = { command: 'create'; path: string; file_text: string };
+export type StrReplaceInput = { command: 'str_replace'; path: string; old_str: string; new_str?: string };
+export type InsertInput = { command: 'insert'; path: string; insert_line: number; insert_text: string };
+export type DeleteInput = { command: 'delete'; path: string };
+export type RenameInput = { command: 'rename'; old_path: string; new_path: string };
+export type MemoryCommandInput = ViewInput | CreateInput | StrReplaceInput | InsertInput | DeleteInput | RenameInput;
+export type MemoryCommandName = MemoryCommandInput['command'];
+
+export type TextBlock = { type: 'text'; text: string };
+export type ImageMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+export type ImageBlock = { type: 'image'; source: { type: 'base64'; media_type: ImageMediaType; data: string } };
+export type ResultContent = string | Array<TextBlock | ImageBlock>;
+
+/** What a memory operation touched, in `/memories/...` form, for UIs (tree reveal, chat cards). */
+export interface TouchedPath {
+  kind: 'read' | 'write' | 'delete' | 'rename';
+  path: string;
+  /** For renames: the new `/memories/...` path. */
+  newPath?: string;
+}
+
+export interface MemoryToolResult {
+  is_error: boolean;
+  /** Exactly what goes into the tool_result block's `content`. */
+  content: ResultContent;
+  touched?: TouchedPath;
+}
+
+/**
+ * Anything that can run one memory tool call. The engine implements it; the agent loop and the
+ * CLI depend only on this.
+ */
+export interface MemoryToolExecutor {
+  execute(input: unknown, signal?: AbortSignal): Promise<MemoryToolResult>;
+}
