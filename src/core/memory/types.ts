@@ -39,3 +39,26 @@ export interface MemoryToolResult {
 export interface MemoryToolExecutor {
   execute(input: unknown, signal?: AbortSignal): Promise<MemoryToolResult>;
 }
+
+/** A change the agent's memory tool call would make to one protected file. */
+export interface ProposedChange {
+  command: MemoryCommandName;
+  /** `/memories/...` path of the file whose content changes. */
+  path: string;
+  /** Text before the change; undefined when the file does not exist yet. */
+  before: string | undefined;
+  /** Text after the change; undefined when the file is deleted or moved away. */
+  after: string | undefined;
+}
+
+/**
+ * A rule on agent writes (e.g. the feature-checklist guard). The engine consults a guard only for
+ * the exact `/memories/...` file paths it lists, including when such a file would be deleted,
+ * overwritten or moved by a command on it or on a folder above it. A refusal changes nothing and
+ * reaches the model as `is_error: true` with the guard's sentence.
+ */
+export interface WriteGuard {
+  readonly paths: readonly string[];
+  /** A model-facing refusal sentence, or undefined to allow the change. */
+  check(change: ProposedChange): string | undefined;
+}
