@@ -1,0 +1,237 @@
+import { constants as FS, type Dirent, type Stats } from 'node:fs';
+import * as fsp from 'node:fs/promises';
+import * as path from 'node:path';
+import { FileType, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
+import { refused, toFsError } from './fsErrors';
+import { invalidStorePathReason, isWithin } from './storePaths';
+
+/** Owner-only, whatever the umask: memory files hold the user's notes and the model's. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+/** O_NOFOLLOW everywhere we open: a link swapped in after our checks is refused, not followed. */
+const READ_FLAGS = FS.O_RDONLY | FS.O_NOFOLLOW;
+const CREATE_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
+const OVERWRITE_FLAGS = FS.O_WRONLY | FS.O_TRUNC | FS.O_NOFOLLOW;
+
+/**
+ * MemoryFileSystem over Node fs, rooted at `<workspace>/.claude-memories`, for the CLI and tests.
+ *
+ * Semantics follow `vscode.workspace.fs` (stat follows a final link and sets the SymbolicLink
+ * bit; listings carry link bits) so the engine behaves the same in both hosts. On top of that the
+ * adapter confines itself, independently of the engine's own checks: it refuses non-canonical
+ * paths, resolves links before touching anything and refuses (or reports as dangling) any link
+ * that resolves outside the store, and never deletes or renames the store root.
+ */
+export class NodeMemoryFileSystem implements MemoryFileSystem {
+  private readonly root: string;
+  /** realpath of the root, cached once it exists (the root itself may be a user-made link). */
+  private realRoot: string | undefined;
+
+  constructor(storeDir: string) {
+    if (!path.isAbsolute(storeDir)) throw new Error('NodeMemoryFileSystem needs an absolute store folder');
+    this.root = path.resolve(storeDir);
+  }
+
+  async stat(rel: string): Promise<FileStat> {
+    const host = this.hostPath('stat', rel);
+    try {
+      await this.confineParent('stat', rel);
+      const lstat = await fsp.lstat(host);
+      return lstat.isSymbolicLink() ? await this.linkStat(host, lstat) : toFileStat(lstat, 0);
+    } catch (e) {
+      throw toFsError(e, 'stat', rel);
+    }
+  }
+
+  async readDirectory(rel: string): Promise<[string, FileType][]> {
+    const host = this.hostPath('readDirectory', rel);
+    try {
+      const real = await this.confined('readDirectory', rel, host);
+      const entries = await fsp.readdir(real, { withFileTypes: true });
+      const result: [string, FileType][] = [];
+      for (const entry of entries) {
+        const type = entry.isSymbolicLink() ? (await this.linkStat(path.join(real, entry.name))).type : kindOf(entry);
+        result.push([entry.name, type]);
+      }
+      return result;
+    } catch (e) {
+      throw toFsError(e, 'readDirectory', rel);
+    }
+  }
+
+  async readFile(rel: string): Promise<Uint8Array> {
+    const host = this.hostPath('readFile', rel);
+    try {
+      const real = await this.confined('readFile', rel, host);
+      return await fsp.readFile(real, { flag: READ_FLAGS });
+    } catch (e) {
+      throw toFsError(e, 'readFile', rel);
+    }
+  }
+
+  async writeFile(rel: string, content: Uint8Array): Promise<void> {
+    const host = this.hostPath('writeFile', rel);
+    if (rel === '') throw refused('writeFile', rel, 'the store root is a folder');
+    try {
+      let target: string | undefined;
+      try {
+        target = await this.confined('writeFile', rel, host);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      if (target !== undefined) {
+        // Existing file (or an in-store link to one): replace its content, keep its mode.
+        await fsp.writeFile(target, content, { flag: OVERWRITE_FLAGS });
+        return;
+      }
+      await this.confineParent('writeFile', rel);
+      const handle = await fsp.open(host, CREATE_FLAGS, FILE_MODE).catch((e: NodeJS.ErrnoException) => {
+        // realpath said "missing" yet the name exists: a dangling link. Never create through it.
+        throw e.code === 'EEXIST' ? refused('writeFile', rel, 'dangling symbolic link') : e;
+      });
+      try {
+        // open's mode is filtered by the umask; chmod makes it exactly owner read/write.
+        await handle.chmod(FILE_MODE);
+        await handle.writeFile(content);
+      } finally {
+        await handle.close();
+      }
+    } catch (e) {
+      throw toFsError(e, 'writeFile', rel);
+    }
+  }
+
+  async delete(rel: string, options: { recursive: boolean }): Promise<void> {
+    const host = this.hostPath('delete', rel);
+    if (rel === '') throw refused('delete', rel, 'the store root is never deleted');
+    try {
+      await this.confineParent('delete', rel);
+      // Neither rm nor unlink follows a final link: deleting a link removes the link only.
+      if (options.recursive) {
+        await fsp.rm(host, { recursive: true });
+        return;
+      }
+      try {
+        await fsp.unlink(host);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== 'EISDIR' && code !== 'EPERM') throw e;
+        await fsp.rmdir(host);
+      }
+    } catch (e) {
+      throw toFsError(e, 'delete', rel);
+    }
+  }
+
+  async rename(source: string, target: string, options: { overwrite: boolean }): Promise<void> {
+    const from = this.hostPath('rename', source);
+    const to = this.hostPath('rename', target);
+    if (source === '' || target === '') throw refused('rename', source === '' ? source : target, 'the store root is never moved');
+    try {
+      await this.confineParent('rename', source);
+      await this.confineParent('rename', target);
+      const existing = await lstatOrUndefined(to);
+      if (existing && !options.overwrite) throw toFsError({ code: 'EEXIST' }, 'rename', target);
+      if (existing && (existing.isDirectory() || (await fsp.lstat(from)).isDirectory())) {
+        // POSIX rename cannot replace a non-empty folder or swap kinds; vscode deletes first too.
+        await fsp.rm(to, { recursive: true });
+      }
+      await fsp.rename(from, to);
+    } catch (e) {
+      throw toFsError(e, 'rename', source);
+    }
+  }
+
+  async createDirectory(rel: string): Promise<void> {
+    const host = this.hostPath('createDirectory', rel);
+    try {
+      if (rel === '') {
+        await this.makeFolder(this.root, rel);
+        return;
+      }
+      try {
+        const real = await this.confined('createDirectory', rel, host);
+        if (!(await fsp.stat(real)).isDirectory()) throw toFsError({ code: 'EEXIST' }, 'createDirectory', rel);
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      }
+      // Walk down from the root so every existing ancestor is checked before we create below it.
+      const segments = rel.split('/');
+      for (let i = 1; i <= segments.length; i++) {
+        const prefix = segments.slice(0, i).join('/');
+        await this.makeFolder(path.join(this.root, prefix), prefix);
+      }
+    } catch (e) {
+      throw toFsError(e, 'createDirectory', rel);
+    }
+  }
+
+  /** mkdir one level at 0700; an existing folder is fine once it is proven to be inside the store. */
+  private async makeFolder(host: string, rel: string): Promise<void> {
+    try {
+      await fsp.mkdir(host, { mode: DIR_MODE });
+      await fsp.chmod(host, DIR_MODE);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const real = rel === '' ? await fsp.realpath(host) : await this.confined('createDirectory', rel, host);
+      if (!(await fsp.stat(real)).isDirectory()) throw toFsError({ code: 'ENOTDIR' }, 'createDirectory', rel);
+    }
+  }
+
+  private hostPath(op: string, rel: string): string {
+    const why = invalidStorePathReason(rel);
+    if (why !== undefined) throw refused(op, String(rel), why);
+    return rel === '' ? this.root : path.join(this.root, rel);
+  }
+
+  private async resolvedRoot(): Promise<string> {
+    this.realRoot ??= await fsp.realpath(this.root);
+    return this.realRoot;
+  }
+
+  /** The real path of an existing entry, refused when links lead it out of the store. */
+  private async confined(op: string, rel: string, host: string): Promise<string> {
+    const real = await fsp.realpath(host);
+    if (!isWithin(await this.resolvedRoot(), real, path.sep)) throw refused(op, rel, 'a symbolic link leads out of the store');
+    return real;
+  }
+
+  /** Proves the folder that holds `rel` resolves inside the store (top-level names sit in the root). */
+  private async confineParent(op: string, rel: string): Promise<void> {
+    const slash = rel.lastIndexOf('/');
+    if (slash < 0) return;
+    const parent = rel.slice(0, slash);
+    await this.confined(op, parent, path.join(this.root, parent));
+  }
+
+  /** A link's target type with the SymbolicLink bit; a dangling or escaping link is SymbolicLink alone. */
+  private async linkStat(host: string, lstat?: Stats): Promise<FileStat> {
+    try {
+      const real = await fsp.realpath(host);
+      if (isWithin(await this.resolvedRoot(), real, path.sep)) return toFileStat(await fsp.stat(real), FileType.SymbolicLink);
+    } catch {
+      // Dangling or looping: reported like vscode does, as a link of unknown kind.
+    }
+    return { ...toFileStat(lstat ?? (await fsp.lstat(host)), FileType.SymbolicLink), type: FileType.SymbolicLink };
+  }
+}
+
+function kindOf(s: Stats | Dirent): FileType {
+  if (s.isFile()) return FileType.File;
+  if (s.isDirectory()) return FileType.Directory;
+  return FileType.Unknown;
+}
+
+function toFileStat(s: Stats, extraBits: FileType): FileStat {
+  return { type: kindOf(s) | extraBits, size: s.size, mtime: s.mtimeMs, ctime: s.birthtimeMs || s.ctimeMs };
+}
+
+async function lstatOrUndefined(host: string): Promise<Stats | undefined> {
+  try {
+    return await fsp.lstat(host);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+}
