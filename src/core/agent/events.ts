@@ -1,0 +1,69 @@
+/**
+ * What an agent session reports while it runs, for the chat view, the CLI and tests. Every field is
+ * safe to show: no API key, no host path, no stack trace.
+ */
+import type { TouchedPath } from '../memory/types';
+
+export type AgentErrorKind =
+  | 'missing_key'
+  | 'auth'
+  | 'permission'
+  | 'not_found'
+  | 'bad_request'
+  | 'rate_limit'
+  | 'overloaded'
+  | 'network'
+  | 'stream'
+  | 'max_turns'
+  | 'cancelled'
+  | 'unknown';
+
+/** Token counts of one model response, as the API reports them (nulls read as 0). */
+export interface AgentUsage {
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+}
+
+export type AgentEvent =
+  /** A streamed text delta of the assistant's answer. */
+  | { type: 'text'; text: string }
+  /** A memory tool call is about to run. `path` is the `/memories/...` path (`old_path` for rename). */
+  | { type: 'tool_start'; id: string; command: string; path?: string }
+  /** A memory tool call finished; `summary` is one human line ("created /memories/progress.md" or the error sentence). */
+  | { type: 'tool_end'; id: string; command: string; path?: string; is_error: boolean; summary: string; touched?: TouchedPath }
+  /** Usage of one model response (one per request that completed). */
+  | { type: 'usage'; usage: AgentUsage }
+  /** The API cleared old tool results server-side (context editing) before answering. */
+  | { type: 'context_edit'; cleared_tool_uses: number; cleared_input_tokens: number }
+  /**
+   * The response stream broke mid-message and the request is being sent again. Text already
+   * streamed for this turn is void: the turn starts over (UIs drop the partial text they showed).
+   */
+  | { type: 'retry'; attempt: number; message: string }
+  /** One model response is complete (its tool calls, if any, have run). */
+  | { type: 'turn_end'; stop_reason: string | null }
+  /** The send failed: one clear sentence that says what to do next. Always followed by `done`. */
+  | { type: 'error'; kind: AgentErrorKind; message: string }
+  /** The send is over, successful or not; the last event of every send. */
+  | { type: 'done'; stop_reason: string | null };
+
+export type AgentEventListener = (event: AgentEvent) => void;
+
+/** What `AgentSession.send()` resolves to; it never rejects. */
+export interface AgentOutcome {
+  /** True when the model finished its answer (no error, not cancelled). */
+  ok: boolean;
+  /** The last response's stop_reason, or null when no response completed. */
+  stop_reason: string | null;
+  /** Model requests that completed during this send. */
+  turns: number;
+  /** Sum of the usage of those requests. */
+  usage: AgentUsage;
+  error?: { kind: AgentErrorKind; message: string };
+}
+
+export function emptyUsage(): AgentUsage {
+  return { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 };
+}

@@ -1,0 +1,6 @@
+/** The agent loop's public surface: sessions, their options and events. */
+export { AgentSession } from './session';
+export type { AgentOptions, AgentLogger } from './options';
+export type { AgentEvent, AgentEventListener, AgentErrorKind, AgentOutcome, AgentUsage } from './events';
+export { emptyUsage } from './events';
+export { CONTEXT_MANAGEMENT_BETA } from './request';

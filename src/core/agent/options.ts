@@ -1,0 +1,40 @@
+import type { ClientOptions } from '@anthropic-ai/sdk';
+import type { MemoryToolExecutor } from '../memory/types';
+
+/** Where the loop writes diagnostics. Never given the API key (it is not in anything the loop logs). */
+export interface AgentLogger {
+  debug(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export interface AgentOptions {
+  /** Checked before any request: without it `send()` reports a `missing_key` error. */
+  apiKey: string | undefined;
+  /** API origin, e.g. a local scripted server in tests. Default: the SDK's (https://api.anthropic.com). */
+  baseURL?: string;
+  model: string;
+  maxTokens: number;
+  /** Model requests allowed per `send()`; when reached with tool calls pending, the send ends with `max_turns`. */
+  maxTurns: number;
+  memory: MemoryToolExecutor;
+  /** Cache breakpoints on the stable prefix and the moving end of the conversation. */
+  promptCaching: boolean;
+  /** Ask the API to clear old memory tool results server-side once the context grows (clear_tool_uses). */
+  contextEditing: boolean;
+  /** Sent as the system prompt as is; the API adds the memory tool's own protocol prompt itself. */
+  system?: string;
+  /** SDK retries on 408/409/429/5xx/529 and connection errors (default 2). */
+  maxRetries?: number;
+  /** Times a response stream that breaks mid-message is requested again (default 2). */
+  streamRetries?: number;
+  /** Request timeout in ms (SDK default: 10 minutes). */
+  timeout?: number;
+  /** Context editing knobs; defaults in request.ts are tuned by bench/agent. */
+  contextEditingTrigger?: number;
+  contextEditingKeep?: number;
+  contextEditingClearAtLeast?: number;
+  fetch?: ClientOptions['fetch'];
+  logger?: AgentLogger;
+}
