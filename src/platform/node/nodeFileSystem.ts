@@ -73,22 +73,16 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     const host = this.hostPath('writeFile', rel);
     if (rel === '') throw refused('writeFile', rel, 'the store root is a folder');
     try {
-      let target: string | undefined;
+      await this.confineParent('writeFile', rel);
+      let handle: fsp.FileHandle;
       try {
-        target = await this.confined('writeFile', rel, host);
+        // New names first: the engine writes every change to a fresh temporary file.
+        handle = await fsp.open(host, CREATE_FLAGS, FILE_MODE);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      }
-      if (target !== undefined) {
-        // Existing file (or an in-store link to one): replace its content, keep its mode.
-        await fsp.writeFile(target, content, { flag: OVERWRITE_FLAGS });
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        await this.overwrite(rel, host, content);
         return;
       }
-      await this.confineParent('writeFile', rel);
-      const handle = await fsp.open(host, CREATE_FLAGS, FILE_MODE).catch((e: NodeJS.ErrnoException) => {
-        // realpath said "missing" yet the name exists: a dangling link. Never create through it.
-        throw e.code === 'EEXIST' ? refused('writeFile', rel, 'dangling symbolic link') : e;
-      });
       try {
         // open's mode is filtered by the umask; chmod makes it exactly owner read/write.
         await handle.chmod(FILE_MODE);
@@ -99,6 +93,19 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     } catch (e) {
       throw toFsError(e, 'writeFile', rel);
     }
+  }
+
+  /** Replaces an existing file's content (through an in-store link if it is one), keeping its mode. */
+  private async overwrite(rel: string, host: string, content: Uint8Array): Promise<void> {
+    let target: string;
+    try {
+      target = await this.confined('writeFile', rel, host);
+    } catch (e) {
+      // The name exists (open said so) yet does not resolve: a dangling link. Never create through it.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw refused('writeFile', rel, 'dangling symbolic link');
+      throw e;
+    }
+    await fsp.writeFile(target, content, { flag: OVERWRITE_FLAGS });
   }
 
   async delete(rel: string, options: { recursive: boolean }): Promise<void> {
