@@ -1,0 +1,212 @@
+/**
+ * The chat's state and behaviour, apart from any webview: one AgentSession, the transcript, the
+ * running send and its AbortController. The view provider, the commands and the tests all drive
+ * this one object, so the conversation outlives the webview.
+ */
+import * as vscode from 'vscode';
+import { AgentSession } from '../core/agent/session';
+import type { AgentOptions } from '../core/agent/options';
+import type { AgentOutcome } from '../core/agent/events';
+import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
+import type { Logger } from '../platform/logger';
+import type { SettingsSnapshot } from '../platform/settings';
+import { ChatTranscript, type ChatPatch } from './chatTranscript';
+import type { ChatSnapshot } from './protocol';
+
+export const CHAT_VIEW_ID = 'claudeMemory.chat';
+/** Context key for `when` clauses (e.g. showing Stop only while an answer runs). */
+export const CHAT_RUNNING_CONTEXT = 'claudeMemory.chatRunning';
+
+/** The memory store the chat works in: the first workspace folder's. */
+export interface ChatStore {
+  readonly folder: vscode.WorkspaceFolder;
+  readonly engine: MemoryToolExecutor;
+  /** The Uri of a `/memories/...` path, or undefined when the path is not a valid one. */
+  uriOf(memoryPath: string): vscode.Uri | undefined;
+}
+
+/** What the chat needs from the rest of the extension (adapted from ExtensionServices in registerChat). */
+export interface ChatEnvironment {
+  readonly log: Logger;
+  apiKey(): Promise<string | undefined>;
+  settings(): Readonly<SettingsSnapshot>;
+  primaryStore(): ChatStore | undefined;
+  isTrusted(): boolean;
+  memoryTouched(store: ChatStore, touched: TouchedPath): void;
+}
+
+export type ChatSendResult =
+  | { started: false; reason: string }
+  | { started: true; outcome: AgentOutcome };
+
+// After a failure with at least one complete model turn the prompt is already in the session's
+// history, so Retry must not send it again: it asks Claude to go on instead.
+const CONTINUE_PROMPT = 'Please continue where you left off.';
+
+export class ChatController implements vscode.Disposable {
+  private readonly transcript = new ChatTranscript();
+  private readonly patches = new vscode.EventEmitter<ChatPatch>();
+  /** Every change of the conversation, in order; the view forwards them to the webview. */
+  readonly onPatch = this.patches.event;
+  private session: { key: string; agent: AgentSession } | undefined;
+  private abort: AbortController | undefined;
+  private running: Promise<ChatSendResult> | undefined;
+  private retryPrompt: string | undefined;
+
+  constructor(private readonly env: ChatEnvironment) {
+    this.refreshAvailability();
+  }
+
+  snapshot(): ChatSnapshot {
+    return this.transcript.snapshot();
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get canRetry(): boolean {
+    return !this.isRunning && this.retryPrompt !== undefined;
+  }
+
+  /** Recomputes why the chat is unusable (trust, folders); call when either changes. */
+  refreshAvailability(): void {
+    this.emit(this.transcript.setDisabledReason(this.disabledReason()));
+  }
+
+  /** Sends a prompt; resolves when the answer is complete, failed or stopped. */
+  send(prompt: string): Promise<ChatSendResult> {
+    const text = prompt.trim();
+    if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
+    if (this.running) return Promise.resolve({ started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' });
+    const disabled = this.disabledReason();
+    if (disabled) return Promise.resolve({ started: false, reason: disabled });
+    const run = this.run(text, text);
+    this.running = run;
+    void run.finally(() => {
+      if (this.running === run) this.running = undefined;
+    });
+    return run;
+  }
+
+  /** Sends the last prompt again (or asks Claude to continue when part of the answer was kept). */
+  retry(): Promise<ChatSendResult> {
+    if (!this.retryPrompt) return Promise.resolve({ started: false, reason: 'There is nothing to retry.' });
+    return this.send(this.retryPrompt);
+  }
+
+  /** Cancels the running send at once; the session ends it with a "cancelled" error. */
+  stop(): void {
+    this.abort?.abort();
+  }
+
+  /** Stops any running answer, then forgets the conversation (memory files stay). */
+  async newChat(): Promise<void> {
+    this.stop();
+    await this.running;
+    this.session?.agent.reset();
+    this.retryPrompt = undefined;
+    this.emit(this.transcript.clear());
+    this.env.log.info('new chat');
+  }
+
+  /** Resolves once no send is running. */
+  async whenIdle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  dispose(): void {
+    this.stop();
+    this.patches.dispose();
+  }
+
+  private async run(prompt: string, shown: string): Promise<ChatSendResult> {
+    const store = this.env.primaryStore();
+    if (!store) return { started: false, reason: 'Open a folder first.' };
+    const abort = new AbortController();
+    this.abort = abort;
+    this.retryPrompt = undefined;
+    void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
+    this.emit(this.transcript.begin(shown));
+    try {
+      const agent = await this.sessionFor(store);
+      const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>
+        agent.send(
+          prompt,
+          (event) => {
+            this.emit(this.transcript.apply(event));
+            if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
+          },
+          abort.signal,
+        ),
+      );
+      if (!outcome.ok && outcome.error?.kind !== 'cancelled') {
+        this.retryPrompt = outcome.turns === 0 ? prompt : CONTINUE_PROMPT;
+      }
+      this.env.log.info(
+        `send ${outcome.ok ? 'finished' : `ended (${outcome.error?.kind})`}: ${outcome.turns} request(s), ` +
+          `${outcome.usage.input_tokens} in, ${outcome.usage.cache_read_input_tokens} cache read, ` +
+          `${outcome.usage.cache_creation_input_tokens} cache write, ${outcome.usage.output_tokens} out`,
+      );
+      return { started: true, outcome };
+    } catch (error) {
+      // AgentSession.send never rejects; this is a bug in our glue, shown instead of swallowed.
+      this.env.log.error(error instanceof Error ? error : String(error));
+      this.emit(this.transcript.fail('unknown', 'Something went wrong inside the extension; see the "Claude Memory" output for details.'));
+      this.emit(this.transcript.end());
+      return { started: false, reason: 'internal error' };
+    } finally {
+      if (this.abort === abort) this.abort = undefined;
+      void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, false);
+    }
+  }
+
+  /**
+   * The session for the current key, settings and store. A change of any of them needs a new
+   * SDK client, so it starts a new session; the conversation so far is then lost, and the
+   * transcript says so rather than pretending Claude still remembers it.
+   */
+  private async sessionFor(store: ChatStore): Promise<AgentSession> {
+    const settings = this.env.settings();
+    const options: AgentOptions = {
+      apiKey: await this.env.apiKey(),
+      baseURL: settings.apiBaseUrl,
+      model: settings.model,
+      maxTokens: settings.maxTokens,
+      maxTurns: settings.maxTurns,
+      memory: store.engine,
+      promptCaching: settings.promptCaching,
+      contextEditing: settings.contextEditing,
+      logger: this.env.log,
+    };
+    const key = JSON.stringify([
+      options.apiKey ?? '',
+      options.baseURL ?? '',
+      options.model,
+      options.maxTokens,
+      options.maxTurns,
+      options.promptCaching,
+      options.contextEditing,
+      store.folder.uri.toString(),
+    ]);
+    if (this.session?.key === key) return this.session.agent;
+    const hadHistory = (this.session?.agent.history.length ?? 0) > 0;
+    this.session = { key, agent: new AgentSession(options) };
+    if (hadHistory) this.emit(this.transcript.notice('The API key, settings or workspace changed: Claude starts this message without the earlier conversation.'));
+    return this.session.agent;
+  }
+
+  private disabledReason(): string | undefined {
+    if (!this.env.isTrusted()) {
+      return 'Chat is off in Restricted Mode: memory files in an untrusted workspace may carry a stranger\'s instructions, and Claude would write files here. Trust the workspace to chat.';
+    }
+    if (!this.env.primaryStore()) {
+      return `Open a folder to chat: Claude keeps its memory in the folder's ${this.env.settings().memoryFolder}/ directory.`;
+    }
+    return undefined;
+  }
+
+  private emit(patches: ChatPatch[]): void {
+    for (const patch of patches) this.patches.fire(patch);
+  }
+}

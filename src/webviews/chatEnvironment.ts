@@ -1,0 +1,43 @@
+/** Adapts the extension's shared services to what the chat needs (ChatEnvironment). */
+import * as vscode from 'vscode';
+import type { MemoryToolExecutor, MemoryToolResult } from '../core/memory/types';
+import type { ExtensionServices } from '../platform/services';
+import type { ChatEnvironment, ChatStore } from './chatController';
+
+export function chatEnvironment(services: ExtensionServices): ChatEnvironment {
+  return {
+    log: services.logger('chat'),
+    apiKey: () => services.apiKey.get(),
+    settings: () => services.settings.current,
+    isTrusted: () => services.trust.isTrusted(),
+    // Multi-root: the chat always works in the first folder's store (no picker), like the other
+    // single-folder commands.
+    primaryStore: () => {
+      const store = services.stores.primary();
+      if (!store) return undefined;
+      const folder = store.folder;
+      return {
+        folder,
+        engine: currentEngineOf(services, folder),
+        uriOf: (memoryPath) => services.stores.forFolder(folder)?.uriOfMemoryPath(memoryPath),
+      } satisfies ChatStore;
+    },
+    memoryTouched: (store, touched) => services.memoryActivity.fire({ ...touched, folder: store.folder }),
+  };
+}
+
+/**
+ * Stores are rebuilt when engine settings change; a session outlives that, so its tool calls go
+ * to whatever engine the folder has at the time of the call, not the one it started with.
+ */
+function currentEngineOf(services: ExtensionServices, folder: vscode.WorkspaceFolder): MemoryToolExecutor {
+  return {
+    execute(input: unknown, signal?: AbortSignal): Promise<MemoryToolResult> {
+      const store = services.stores.forFolder(folder);
+      if (!store) {
+        return Promise.resolve({ is_error: true, content: 'Error: the memory store is no longer available (its workspace folder was closed).' });
+      }
+      return store.engine.execute(input, signal);
+    },
+  };
+}

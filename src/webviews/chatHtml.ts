@@ -1,0 +1,75 @@
+/**
+ * The chat webview's HTML: a static shell with a strict CSP. Pure (no `vscode`) so it is tested in
+ * plain Node. Everything dynamic is rendered by media/dist/chat.js inside the webview.
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface ChatHtmlResources {
+  /** `webview.cspSource`: the origin webview resources are served from. */
+  cspSource: string;
+  /** `asWebviewUri` of media/dist/chat.js. */
+  scriptUri: string;
+  /** `asWebviewUri` of media/chat.css. */
+  styleUri: string;
+  /** `asWebviewUri` of media/vendor/codicons/codicon.css. */
+  codiconsUri: string;
+}
+
+/** 128 random bits, base64: a script nonce an attacker cannot guess. A new one for every render. */
+export function createNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+export function chatContentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `img-src ${cspSource} data:`,
+  ].join('; ');
+}
+
+// The values go into attributes; they come from VS Code, but a quote or angle bracket in one would
+// break out of the attribute, so refuse them instead of trying to escape.
+function attributeSafe(name: string, value: string): string {
+  if (/["'<>\s`]/.test(value)) throw new Error(`chat HTML: unsafe ${name}`);
+  return value;
+}
+
+export function buildChatHtml(resources: ChatHtmlResources, nonce: string = createNonce()): string {
+  const csp = chatContentSecurityPolicy(attributeSafe('cspSource', resources.cspSource), attributeSafe('nonce', nonce));
+  const script = attributeSafe('scriptUri', resources.scriptUri);
+  const style = attributeSafe('styleUri', resources.styleUri);
+  const codicons = attributeSafe('codiconsUri', resources.codiconsUri);
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${codicons}" rel="stylesheet">
+<link href="${style}" rel="stylesheet">
+<title>Claude Memory Chat</title>
+</head>
+<body>
+<div id="banner" class="banner" role="status" hidden></div>
+<main id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation with Claude" tabindex="0">
+<p id="empty" class="empty">Ask Claude something. It reads and writes its memory in <code>.claude-memories/</code> of this workspace, and every memory operation shows up here.</p>
+</main>
+<footer class="composer">
+<form id="composer-form" class="composer-form">
+<label for="prompt" class="visually-hidden">Message Claude</label>
+<textarea id="prompt" rows="3" placeholder="Ask Claude… (Enter to send, Shift+Enter for a new line)" aria-describedby="composer-hint"></textarea>
+<div class="composer-bar">
+<span id="composer-hint" class="visually-hidden">Enter sends, Shift+Enter adds a new line, Escape stops the answer.</span>
+<span id="totals" class="totals" aria-label="Session token totals"></span>
+<button type="button" id="stop" class="button secondary" aria-label="Stop the answer" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span> Stop</button>
+<button type="submit" id="send" class="button" aria-label="Send"><span class="codicon codicon-send" aria-hidden="true"></span> Send</button>
+</div>
+</form>
+</footer>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}

@@ -1,0 +1,120 @@
+/**
+ * The `claudeMemory.chat` webview view. It holds no conversation state: the ChatController does.
+ * Each time VS Code (re)creates the webview, the provider waits for the script's `ready`, replays
+ * the whole conversation as one snapshot, then forwards the controller's patches.
+ */
+import * as vscode from 'vscode';
+import type { Logger } from '../platform/logger';
+import { buildChatHtml } from './chatHtml';
+import type { ChatController } from './chatController';
+import { parseWebviewMessage, type ExtensionToWebview, type WebviewToExtension } from './protocol';
+
+/** What the webview's buttons do; implemented by registerChat so the commands share the code. */
+export interface ChatActions {
+  send(text: string): void;
+  stop(): void;
+  retry(): void;
+  openMemory(path: string): void;
+  setApiKey(): void;
+  openSettings(): void;
+}
+
+type Handlers = { [K in WebviewToExtension['type']]: (message: Extract<WebviewToExtension, { type: K }>) => void };
+
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private ready = false;
+  private focusWhenReady = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private viewDisposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly controller: ChatController,
+    private readonly actions: ChatActions,
+    private readonly log: Logger,
+  ) {
+    this.disposables.push(controller.onPatch((patch) => this.post(patch)));
+  }
+
+  /** True once the current webview has said `ready` (for tests and for focus requests). */
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.disposeView();
+    this.view = view;
+    this.ready = false;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    const handlers = this.handlers();
+    this.viewDisposables.push(
+      view.webview.onDidReceiveMessage((raw: unknown) => {
+        const message = parseWebviewMessage(raw);
+        if (!message) {
+          this.log.warn('ignored an invalid message from the chat webview');
+          return;
+        }
+        (handlers[message.type] as (m: WebviewToExtension) => void)(message);
+      }),
+      view.onDidDispose(() => {
+        if (this.view !== view) return;
+        this.view = undefined;
+        this.ready = false;
+        this.disposeView();
+      }),
+    );
+    const asUri = (...path: string[]) => view.webview.asWebviewUri(vscode.Uri.joinPath(media, ...path)).toString();
+    view.webview.html = buildChatHtml({
+      cspSource: view.webview.cspSource,
+      scriptUri: asUri('dist', 'chat.js'),
+      styleUri: asUri('chat.css'),
+      codiconsUri: asUri('vendor', 'codicons', 'codicon.css'),
+    });
+  }
+
+  /** Asks the webview to focus its input, now or once it is ready. */
+  focusInput(): void {
+    if (this.ready) this.post({ type: 'focusInput' });
+    else this.focusWhenReady = true;
+  }
+
+  dispose(): void {
+    this.disposeView();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  private handlers(): Handlers {
+    return {
+      ready: () => {
+        this.ready = true;
+        this.post({ type: 'snapshot', snapshot: this.controller.snapshot() });
+        if (this.focusWhenReady) {
+          this.focusWhenReady = false;
+          this.post({ type: 'focusInput' });
+        }
+      },
+      send: (m) => this.actions.send(m.text),
+      stop: () => this.actions.stop(),
+      retry: () => this.actions.retry(),
+      openMemory: (m) => this.actions.openMemory(m.path),
+      setApiKey: () => this.actions.setApiKey(),
+      openSettings: () => this.actions.openSettings(),
+    };
+  }
+
+  // Nothing is posted before `ready`: the script would not be listening yet, and the snapshot it
+  // gets on `ready` contains everything anyway.
+  private post(message: ExtensionToWebview): void {
+    if (!this.view || !this.ready) return;
+    void this.view.webview.postMessage(message).then(undefined, (error: unknown) => {
+      this.log.warn(`could not post to the chat webview: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private disposeView(): void {
+    for (const d of this.viewDisposables) d.dispose();
+    this.viewDisposables = [];
+  }
+}

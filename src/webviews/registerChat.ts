@@ -1,0 +1,122 @@
+/**
+ * The chat feature's registrations: the webview view, its commands and the reactions to trust and
+ * folder changes. Returns a small API the extension exposes for tests and other features.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionServices } from '../platform/services';
+import { registerAskCommand } from '../commands/ask';
+import { registerChatNewCommand } from '../commands/chatNew';
+import { registerChatStopCommand } from '../commands/chatStop';
+import { registerOpenChatCommand } from '../commands/chatOpen';
+import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult } from './chatController';
+import { chatEnvironment } from './chatEnvironment';
+import { ChatViewProvider, type ChatActions } from './chatViewProvider';
+import type { ChatSnapshot } from './protocol';
+
+/** What the rest of the extension (and the integration tests) can do with the chat. */
+export interface ChatApi {
+  /** The conversation as the view shows it. */
+  snapshot(): ChatSnapshot;
+  /** Fires after every change of the conversation. */
+  readonly onDidChange: vscode.Event<void>;
+  send(prompt: string): Promise<ChatSendResult>;
+  stop(): void;
+  newChat(): Promise<void>;
+  /** Resolves once no answer is running. */
+  whenIdle(): Promise<void>;
+  /** True once the chat webview is showing and has said `ready`. */
+  isWebviewReady(): boolean;
+  /** Shows the chat view (creating its webview if needed). */
+  reveal(focusInput?: boolean): Promise<void>;
+}
+
+/** The chat's pieces, for the command files. */
+export interface ChatFeature {
+  readonly controller: ChatController;
+  reveal(focusInput?: boolean): Promise<void>;
+}
+
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): ChatApi {
+  const env = chatEnvironment(services);
+  const controller = new ChatController(env);
+  const actions = chatActions(controller, env);
+  const provider = new ChatViewProvider(context.extensionUri, controller, actions, env.log);
+  const changed = new vscode.EventEmitter<void>();
+
+  const reveal = async (focusInput = false): Promise<void> => {
+    // `<viewId>.focus` is the command VS Code generates for every view: it opens the container
+    // and resolves the webview if it was never shown.
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    if (focusInput) provider.focusInput();
+  };
+  const feature: ChatFeature = { controller, reveal };
+
+  context.subscriptions.push(
+    controller,
+    provider,
+    changed,
+    controller.onPatch(() => changed.fire()),
+    // No retainContextWhenHidden: the webview is rebuilt from the controller's state instead,
+    // which costs nothing while hidden.
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+    registerAskCommand(feature),
+    registerChatNewCommand(feature),
+    registerChatStopCommand(feature),
+    registerOpenChatCommand(feature),
+    services.trust.onDidGrant(() => controller.refreshAvailability()),
+    services.stores.onDidChange(() => controller.refreshAvailability()),
+    services.settings.onDidChange((change) => {
+      if (change.affects('memoryFolder')) controller.refreshAvailability();
+    }),
+  );
+
+  return {
+    snapshot: () => controller.snapshot(),
+    onDidChange: changed.event,
+    send: (prompt) => controller.send(prompt),
+    stop: () => controller.stop(),
+    newChat: () => controller.newChat(),
+    whenIdle: () => controller.whenIdle(),
+    isWebviewReady: () => provider.isReady,
+    reveal,
+  };
+}
+
+function chatActions(controller: ChatController, env: ChatEnvironment): ChatActions {
+  return {
+    send: (text) => void controller.send(text),
+    stop: () => controller.stop(),
+    retry: () => void controller.retry(),
+    openMemory: (path) => void openMemory(env, path),
+    setApiKey: () => void setApiKeyThenRetry(controller, env),
+    openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
+  };
+}
+
+/** Runs the extension's "Set API Key"; when a new key was stored, sends the failed message again. */
+async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironment): Promise<void> {
+  const before = await env.apiKey();
+  await vscode.commands.executeCommand('claudeMemory.setApiKey');
+  const after = await env.apiKey();
+  if (after && after !== before && controller.canRetry) await controller.retry();
+}
+
+async function openMemory(env: ChatEnvironment, memoryPath: string): Promise<void> {
+  const uri = env.primaryStore()?.uriOf(memoryPath);
+  if (!uri) {
+    void vscode.window.showWarningMessage(`Cannot open ${memoryPath}: it is not a path in this workspace's memory.`);
+    return;
+  }
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch {
+    void vscode.window.showInformationMessage(`${memoryPath} does not exist (any more).`);
+    return;
+  }
+  if (stat.type & vscode.FileType.Directory) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+    return;
+  }
+  await vscode.window.showTextDocument(uri, { preview: true });
+}
