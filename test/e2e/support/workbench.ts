@@ -1,0 +1,117 @@
+// Acting on the workbench like a person: command palette, views, tree rows, webviews, screenshots.
+import * as fs from 'fs';
+import * as path from 'path';
+import { FrameLocator, Locator, Page } from 'playwright-core';
+import { screenshotsDir } from './paths';
+
+const quickInput = '.quick-input-widget';
+const quickInputBox = `${quickInput} .quick-input-box input`;
+const quickInputRow = `${quickInput} .quick-input-list .monaco-list-row`;
+
+/** Matches the whole text, so "Open Chat" does not pick "Open Chat History". */
+function exactly(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+/** Opens quick input with F1 and types `value` (">Title" for commands, "view Name" for views). */
+async function openQuickInput(page: Page, value: string): Promise<void> {
+  // Focus the workbench first: a focused webview swallows some keys.
+  await page.locator('.monaco-workbench .part.statusbar').first().click({ position: { x: 2, y: 2 } }).catch(() => undefined);
+  const box = page.locator(quickInputBox);
+  if (!(await box.isVisible())) {
+    await page.keyboard.press('F1');
+    await box.waitFor({ state: 'visible', timeout: 10_000 });
+  }
+  await box.fill(value);
+}
+
+/** Picks the quick-input row whose label is exactly `label` and accepts it. */
+async function pickRow(page: Page, label: string, timeoutMs: number): Promise<void> {
+  const row = page.locator(quickInputRow).filter({
+    has: page.locator('.label-name', { hasText: exactly(label) }),
+  }).first();
+  try {
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+  } catch {
+    const seen = await page.locator(`${quickInputRow} .label-name`).allTextContents();
+    await page.keyboard.press('Escape');
+    throw new Error(`no quick-input entry "${label}"; visible: ${JSON.stringify(seen.slice(0, 15))}`);
+  }
+  await row.click();
+}
+
+/** Runs a command by its palette title, e.g. runCommand(page, 'Claude Memory: Refresh'). */
+export async function runCommand(page: Page, title: string, timeoutMs = 10_000): Promise<void> {
+  await openQuickInput(page, `>${title}`);
+  await pickRow(page, title, timeoutMs);
+}
+
+/** Opens (and focuses) a view by the name shown in its header, through "View: Open View". */
+export async function focusView(page: Page, viewName: string, timeoutMs = 10_000): Promise<Locator> {
+  await openQuickInput(page, `view ${viewName}`);
+  await pickRow(page, viewName, timeoutMs);
+  const pane = viewPane(page, viewName);
+  await pane.waitFor({ state: 'visible', timeout: timeoutMs });
+  return pane;
+}
+
+/** The pane (header + body) of a side-bar or panel view, by its header name. */
+export function viewPane(page: Page, viewName: string): Locator {
+  return page.locator('.pane').filter({
+    has: page.locator('.pane-header h3.title', { hasText: exactly(viewName) }),
+  }).first();
+}
+
+/** Activity-bar entry of a view container, by its title (aria-label starts with it). */
+export function activityBarItem(page: Page, containerTitle: string): Locator {
+  return page.locator(`.part.activitybar .action-item a.action-label[aria-label^="${containerTitle.replace(/"/g, '\\"')}"]`).first();
+}
+
+/** Tree rows (a TreeView's items) inside a scope (default: the whole page), by their label. */
+export function treeRow(scope: Page | Locator, label: string | RegExp): Locator {
+  const text = typeof label === 'string' ? exactly(label) : label;
+  return scope.locator('.monaco-list-row').filter({
+    has: scope.locator('.label-name', { hasText: text }),
+  });
+}
+
+/** Labels of all rendered rows of the tree in `pane` (only rows scrolled into view exist in the DOM). */
+export async function treeLabels(pane: Locator): Promise<string[]> {
+  return (await pane.locator('.monaco-list-row .label-name').allTextContents()).map((s) => s.trim());
+}
+
+/**
+ * Content frame of a webview: VS Code nests it as iframe.webview → iframe#active-frame.
+ * `nth` picks among several visible webviews (in DOM order).
+ */
+export function webviewFrame(page: Page, nth = 0): FrameLocator {
+  return page.frameLocator('iframe.webview.ready').nth(nth).frameLocator('iframe#active-frame');
+}
+
+/** Texts of the visible notification toasts. */
+export async function notifications(page: Page): Promise<string[]> {
+  return (await page.locator('.notifications-toasts .notification-list-item-message').allTextContents()).map((s) => s.trim());
+}
+
+/** Saves a PNG of the whole window into test-results/screenshots/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  const file = path.join(screenshotsDir, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Switches the colour theme through "Preferences: Color Theme", like a user would. */
+export async function switchTheme(page: Page, themeLabel: string): Promise<void> {
+  await runCommand(page, 'Preferences: Color Theme');
+  await page.locator(quickInputBox).fill(themeLabel);
+  await pickRow(page, themeLabel, 10_000);
+  await page.locator(quickInput).waitFor({ state: 'hidden', timeout: 10_000 });
+}
+
+/** Whether the workbench currently shows a light or dark theme (from the body class). */
+export async function themeKind(page: Page): Promise<'light' | 'dark' | 'high-contrast'> {
+  const cls = (await page.locator('.monaco-workbench').first().getAttribute('class')) ?? '';
+  if (/\bhc-/.test(cls)) return 'high-contrast';
+  return /\bvs-dark\b/.test(cls) ? 'dark' : 'light';
+}

@@ -1,0 +1,58 @@
+// `npm run test:e2e`: mocha over out/test/e2e/**/*.e2e.js (each file starts its own code-server +
+// Chromium through test/e2e/support). Ends with a plain "e2e: N passed, N failed" line.
+import * as fs from 'fs';
+import Mocha from 'mocha';
+import * as path from 'path';
+import { summaryLine } from './summary';
+
+const e2eOut = path.resolve(__dirname, '..', 'e2e');
+
+function findE2eFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return (fs.readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.e2e.js'))
+    .map((f) => path.join(dir, f))
+    .sort();
+}
+
+async function main(): Promise<number> {
+  const started = Date.now();
+  const mocha = new Mocha({
+    ui: 'tdd',
+    color: false,
+    timeout: 180_000,
+    slow: 30_000,
+    reporter: 'spec',
+    grep: process.env.E2E_GREP,
+  });
+  const only = process.argv.slice(2);
+  const files = findE2eFiles(e2eOut).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
+  if (files.length === 0) {
+    console.error(`e2e: no *.e2e.js files under ${e2eOut} (did tsc run?)`);
+    return 1;
+  }
+  for (const file of files) mocha.addFile(file);
+  // A hung browser or server must not stall CI: hard stop after 20 minutes overall.
+  const overall = setTimeout(() => {
+    console.error('e2e: overall timeout (20 min) reached; aborting');
+    process.exit(1);
+  }, Number(process.env.E2E_OVERALL_TIMEOUT_MS ?? 20 * 60_000));
+  overall.unref();
+  const runner = mocha.run();
+  return new Promise((resolve) => {
+    runner.on('end', () => {
+      const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };
+      console.log(`e2e time: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(summaryLine('e2e', { passed: stats.passes, failed: stats.failures, pending: stats.pending }));
+      resolve(stats.failures > 0 ? 1 : 0);
+    });
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
