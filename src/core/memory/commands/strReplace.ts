@@ -1,0 +1,73 @@
+/**
+ * `str_replace`: exactly one occurrence of `old_str`, searched over the whole text (so it may
+ * span lines), is replaced literally (no `$&` expansion); an omitted `new_str` deletes it.
+ */
+import type { CommandHandler } from '../context';
+import { MemoryError } from '../errors';
+import { messages } from '../messages';
+import { parseMemoryPath } from '../paths';
+import { countLines, displayLines, dominantEol, lineAt, withEol } from '../text';
+import { numberedBody } from '../truncate';
+import { withNote, writeText } from '../writer';
+import { readExistingText } from './readText';
+
+const SNIPPET_CONTEXT_LINES = 4;
+
+export const strReplace: CommandHandler<'str_replace'> = async (ctx, input) => {
+  const path = parseMemoryPath(input.path);
+  const inspection = await ctx.store.inspect(path.rel);
+  if (inspection.kind !== 'file') throw new MemoryError(messages.strReplaceMissing(path.display));
+  const file = await readExistingText(ctx, path.rel, inspection.stat.size);
+  const text = file.text;
+  const eol = dominantEol(text);
+
+  let oldStr = input.old_str;
+  let positions = occurrences(text, oldStr);
+  // The model sees lines without their `\r`: a multi-line old_str written with LF still finds
+  // its text in a CRLF file.
+  if (positions.length === 0 && eol === '\r\n' && /(?<!\r)\n/.test(oldStr)) {
+    oldStr = withEol(oldStr, '\r\n');
+    positions = occurrences(text, oldStr);
+  }
+  if (positions.length === 0) throw new MemoryError(messages.noMatch(input.old_str, path.display));
+  if (positions.length > 1) {
+    const lines = [...new Set(positions.map((p) => lineAt(text, p)))];
+    throw new MemoryError(messages.multipleMatches(input.old_str, lines));
+  }
+
+  const at = positions[0];
+  const newStr = withEol(input.new_str ?? '', eol);
+  const after = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
+  const written = await writeText(ctx, {
+    command: 'str_replace',
+    rel: path.rel,
+    before: text,
+    beforeBytes: file.bytes,
+    after,
+    bom: file.bom,
+    overwrite: true,
+  });
+
+  // Snippet: the edited lines with a few lines of context, numbered like `view`.
+  const finalLines = displayLines(written.text);
+  const firstEdited = lineAt(after, at);
+  const lastEdited = Math.max(firstEdited, countLines(after.slice(0, at + newStr.length)));
+  const from = Math.max(1, firstEdited - SNIPPET_CONTEXT_LINES);
+  const to = Math.min(finalLines.length, lastEdited + SNIPPET_CONTEXT_LINES);
+  const snippet =
+    finalLines.length === 0
+      ? messages.emptyFile
+      : numberedBody(finalLines.slice(from - 1, to), from, finalLines.length, ctx.options.viewCharLimit);
+  return {
+    is_error: false,
+    content: withNote(`${messages.edited} ${messages.editSnippetIntro}\n${snippet}`, written.redactionNote),
+    touched: { kind: 'write', path: path.display },
+  };
+};
+
+/** Start offsets of every occurrence, overlapping ones included (`aa` in `aaa` is two). */
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) found.push(i);
+  return found;
+}

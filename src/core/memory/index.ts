@@ -1,0 +1,20 @@
+/** Public API of the memory engine. */
+export { MemoryEngine } from './engine';
+export { DEFAULT_MEMORY_ENGINE_OPTIONS, resolveMemoryEngineOptions, type MemoryEngineOptions } from './options';
+export { MemoryError, isMemoryError } from './errors';
+export { messages, COMMAND_NAMES, MAX_VIEW_LINES } from './messages';
+export {
+  parseMemoryPath,
+  displayOf,
+  isSameOrInside,
+  MAX_PATH_CHARS,
+  MAX_NAME_BYTES,
+  TEMP_NAME_PREFIX,
+  type MemoryPath,
+} from './paths';
+export { redactSecrets, summarizeRedactions, type RedactionResult } from './redaction';
+export { formatSize, numberLine } from './format';
+export { MAX_IMAGE_BYTES, imageTypeOfPath, sniffImageType } from './images';
+export { parseInput } from './input';
+export * from './types';
+export * from './fileSystem';

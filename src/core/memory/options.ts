@@ -1,0 +1,53 @@
+import type { WriteGuard } from './types';
+
+/** Tunables of one MemoryEngine. Every field has a safe default (DEFAULT_MEMORY_ENGINE_OPTIONS). */
+export interface MemoryEngineOptions {
+  /** Largest file (in bytes, after redaction and encoding) a write may produce. */
+  maxFileBytes: number;
+  /** Largest total size (bytes of all regular files) of the whole store. */
+  quotaBytes: number;
+  /** Replace well-known secret shapes with `[REDACTED:<kind>]` before anything reaches disk. */
+  redactSecrets: boolean;
+  /** `create` on an existing file: 'error' is the documented reference behaviour. */
+  createPolicy: 'error' | 'overwrite';
+  /** Text views (files and listings) longer than this many characters are cut at a line boundary. */
+  viewCharLimit: number;
+  /** Rules consulted before any change to the files they list. */
+  writeGuards: WriteGuard[];
+  /**
+   * How long the cached store total used by the quota is trusted (ms) before it is measured
+   * again; files can change behind the engine's back (editor, git, sync).
+   */
+  quotaRecheckMs: number;
+  /** Clock used for the quota cache; injectable so tests need no timers. */
+  now: () => number;
+  /** Receives unexpected (non-model-facing) errors for logging; they never reach the model. */
+  onInternalError: (error: unknown) => void;
+}
+
+export const DEFAULT_MEMORY_ENGINE_OPTIONS: Readonly<MemoryEngineOptions> = Object.freeze({
+  maxFileBytes: 1024 * 1024,
+  quotaBytes: 50 * 1024 * 1024,
+  redactSecrets: true,
+  createPolicy: 'error',
+  viewCharLimit: 16000,
+  writeGuards: [],
+  quotaRecheckMs: 60_000,
+  now: () => Date.now(),
+  onInternalError: () => undefined,
+});
+
+export function resolveMemoryEngineOptions(options: Partial<MemoryEngineOptions> | undefined): MemoryEngineOptions {
+  const merged: MemoryEngineOptions = { ...DEFAULT_MEMORY_ENGINE_OPTIONS, ...stripUndefined(options ?? {}) };
+  for (const key of ['maxFileBytes', 'quotaBytes', 'viewCharLimit', 'quotaRecheckMs'] as const) {
+    const value = merged[key];
+    if (!Number.isFinite(value) || value <= 0) {
+      throw new RangeError(`MemoryEngineOptions.${key} must be a positive number`);
+    }
+  }
+  return merged;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,156 @@
+/**
+ * The engine's only door to the MemoryFileSystem. It never follows a symbolic link (every
+ * existing component of a path is stat'ed and a link refuses the command), turns adapter errors
+ * into model-safe sentences (the adapter's message may hold a host path and is never forwarded),
+ * and writes atomically through a hidden temporary file in the same folder.
+ */
+import { MemoryError } from './errors';
+import { FileType, isFsError, type FileStat, type MemoryFileSystem } from './fileSystem';
+import { FS_ERROR_REASONS, messages } from './messages';
+import { displayOf, joinRel, parentOf, TEMP_NAME_PREFIX } from './paths';
+
+export type Inspection =
+  | { kind: 'file'; stat: FileStat }
+  | { kind: 'directory'; stat: FileStat }
+  /** `blockedBy`: the nearest existing ancestor that is a file (the path can never exist). */
+  | { kind: 'missing'; blockedBy?: string }
+  | { kind: 'other'; stat: FileStat };
+
+export interface WalkEntry {
+  rel: string;
+  name: string;
+  depth: number;
+  type: 'file' | 'directory';
+}
+
+export class SafeStore {
+  private tempCounter = 0;
+
+  constructor(readonly fs: MemoryFileSystem) {}
+
+  /**
+   * What `rel` is, having checked the root and every existing component for symbolic links.
+   * A link anywhere throws a MemoryError naming the requested path.
+   */
+  async inspect(rel: string): Promise<Inspection> {
+    const parts = rel === '' ? [] : rel.split('/');
+    let current = '';
+    for (let i = 0; i <= parts.length; i++) {
+      if (i > 0) current = joinRel(current, parts[i - 1]);
+      const stat = await this.statOrUndefined(current, rel);
+      if (stat === undefined) return { kind: 'missing' };
+      if (stat.type & FileType.SymbolicLink) {
+        throw new MemoryError(messages.symlink(displayOf(rel)));
+      }
+      const isLast = i === parts.length;
+      if (!isLast) {
+        if (stat.type & FileType.Directory) continue;
+        return { kind: 'missing', blockedBy: current };
+      }
+      if (stat.type & FileType.Directory) return { kind: 'directory', stat };
+      if (stat.type & FileType.File) return { kind: 'file', stat };
+      return { kind: 'other', stat };
+    }
+    throw new Error('unreachable');
+  }
+
+  async readFile(rel: string): Promise<Uint8Array> {
+    return this.call(rel, () => this.fs.readFile(rel));
+  }
+
+  async readDirectory(rel: string): Promise<[string, FileType][]> {
+    return this.call(rel, () => this.fs.readDirectory(rel));
+  }
+
+  async ensureDirectory(rel: string): Promise<void> {
+    await this.call(rel, () => this.fs.createDirectory(rel));
+  }
+
+  async delete(rel: string): Promise<void> {
+    await this.call(rel, () => this.fs.delete(rel, { recursive: true }));
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await this.call(from, () => this.fs.rename(from, to, { overwrite: false }));
+  }
+
+  /**
+   * Writes through `<folder>/.~tmp-<random>` then renames over the target, so a reader or a crash
+   * never sees half a file. With `overwrite: false` an existing target fails with FileExists.
+   */
+  async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean): Promise<void> {
+    const temp = joinRel(parentOf(rel), `${TEMP_NAME_PREFIX}${Date.now().toString(36)}-${(this.tempCounter++).toString(36)}-${Math.random().toString(36).slice(2, 10)}`);
+    await this.call(rel, () => this.fs.writeFile(temp, content));
+    try {
+      await this.call(rel, () => this.fs.rename(temp, rel, { overwrite }));
+    } catch (e) {
+      await this.fs.delete(temp, { recursive: false }).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /**
+   * Depth-first walk below `rel`, children sorted by code unit, links skipped and never entered.
+   * `onFile` receives every regular file (for sizes); `maxDepth` limits recursion.
+   */
+  async walk(rel: string, visit: (entry: WalkEntry) => Promise<boolean | void> | boolean | void, maxDepth = Infinity): Promise<void> {
+    const recurse = async (dir: string, depth: number): Promise<void> => {
+      const entries = await this.readDirectory(dir);
+      entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const [name, type] of entries) {
+        if (type & FileType.SymbolicLink) continue;
+        const childRel = joinRel(dir, name);
+        if (type & FileType.Directory) {
+          const descend = await visit({ rel: childRel, name, depth, type: 'directory' });
+          if (descend !== false && depth < maxDepth) await recurse(childRel, depth + 1);
+        } else if (type & FileType.File) {
+          await visit({ rel: childRel, name, depth, type: 'file' });
+        }
+      }
+    };
+    await recurse(rel, 1);
+  }
+
+  /** Bytes of all regular files at or below `rel` (links not followed). */
+  async sizeOf(rel: string): Promise<number> {
+    const inspection = await this.inspect(rel);
+    if (inspection.kind === 'file') return inspection.stat.size;
+    if (inspection.kind !== 'directory') return 0;
+    let total = 0;
+    await this.walk(rel, async (entry) => {
+      if (entry.type === 'file') total += await this.fileSize(entry.rel);
+    });
+    return total;
+  }
+
+  async fileSize(rel: string): Promise<number> {
+    try {
+      return (await this.fs.stat(rel)).size;
+    } catch (e) {
+      if (isFsError(e, 'FileNotFound')) return 0;
+      throw this.translate(rel, e);
+    }
+  }
+
+  private async statOrUndefined(rel: string, requested: string): Promise<FileStat | undefined> {
+    try {
+      return await this.fs.stat(rel);
+    } catch (e) {
+      if (isFsError(e, 'FileNotFound') || isFsError(e, 'FileNotADirectory')) return undefined;
+      throw this.translate(requested, e);
+    }
+  }
+
+  private async call<T>(rel: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw this.translate(rel, e);
+    }
+  }
+
+  private translate(rel: string, e: unknown): unknown {
+    if (isFsError(e)) return new MemoryError(messages.fsFailure(displayOf(rel), FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
+    return e;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The single write path for text: redaction → per-file cap → write guards → quota → atomic
+ * write. Every check runs before anything touches the store, so a refused write changes nothing.
+ */
+import type { CommandContext } from './context';
+import { MemoryError } from './errors';
+import { formatSize } from './format';
+import { messages } from './messages';
+import { displayOf, parentOf } from './paths';
+import { redactSecrets, summarizeRedactions } from './redaction';
+import { encodeText } from './text';
+import type { MemoryCommandName } from './types';
+
+export interface TextWrite {
+  command: MemoryCommandName;
+  rel: string;
+  /** Current text (for guards), undefined for a new file. */
+  before: string | undefined;
+  /** Current size in bytes (for the quota delta), 0 for a new file. */
+  beforeBytes: number;
+  after: string;
+  bom: boolean;
+  /** Whether the target may already exist (false: a racing file makes the write fail). */
+  overwrite: boolean;
+  /** Folder to create first (create into a new folder); created only once every check passed. */
+  createParent?: boolean;
+}
+
+export interface WrittenText {
+  /** The text that reached disk (after redaction). */
+  text: string;
+  /** Sentence to append to the success message when something was redacted. */
+  redactionNote?: string;
+}
+
+export async function writeText(ctx: CommandContext, write: TextWrite): Promise<WrittenText> {
+  let text = write.after;
+  let redactionNote: string | undefined;
+  if (ctx.options.redactSecrets) {
+    const redaction = redactSecrets(text);
+    if (redaction.counts.size > 0) {
+      text = redaction.text;
+      redactionNote = messages.redacted(summarizeRedactions(redaction.counts));
+    }
+  }
+  const bytes = encodeText(text, write.bom);
+  if (bytes.length > ctx.options.maxFileBytes) {
+    throw new MemoryError(
+      messages.fileTooLarge(displayOf(write.rel), formatSize(bytes.length), formatSize(ctx.options.maxFileBytes)),
+    );
+  }
+  await ctx.guards.checkWrite(write.command, write.rel, write.before, text);
+  const delta = bytes.length - write.beforeBytes;
+  await ctx.quota.assertRoomFor(delta);
+  try {
+    if (write.createParent) await ctx.store.ensureDirectory(parentOf(write.rel));
+    await ctx.store.writeAtomic(write.rel, bytes, write.overwrite);
+  } catch (e) {
+    ctx.quota.invalidate();
+    throw e;
+  }
+  ctx.quota.applied(delta);
+  return { text, redactionNote };
+}
+
+/** Success text plus the redaction sentence, if any. */
+export function withNote(message: string, note: string | undefined): string {
+  return note === undefined ? message : `${message}\n${note}`;
+}
