@@ -1,0 +1,128 @@
+/**
+ * "Claude Memory: Initialize Project Memory": the initializer session of the multi-session
+ * pattern. Writes progress.md, features.json and startup.md into one folder's memory store and,
+ * if the user wants, lets Claude draft the feature list before anything else happens.
+ */
+import * as vscode from 'vscode';
+import { buildInitialMemory } from '../../core/session/initialMemory';
+import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFiles';
+import { isoDate, quoteBlock, renderTemplate } from '../../core/session/templates';
+import type { MemoryStore } from '../../platform/memoryStores';
+import type { ExtensionServices } from '../../platform/services';
+import { askProjectGoal } from './goalInput';
+import { openSessionFile, pickStore, sessionFileExists } from './storeFiles';
+import { readTemplate } from './templateFiles';
+import { readWorkspaceRootFiles } from './workspaceFiles';
+
+/**
+ * Optional answers, for callers that already know them (tests, other commands). Each one given
+ * skips its question; the rest of the flow is the same.
+ */
+export interface InitializeArgs {
+  folder?: vscode.Uri;
+  goal?: string;
+  draftWithClaude?: boolean;
+}
+
+export interface InitializeResult {
+  folder: vscode.Uri;
+  written: SessionFileKey[];
+}
+
+const ASK_COMMAND = 'claudeMemory.ask';
+
+export async function initializeProjectMemory(
+  extensionUri: vscode.Uri,
+  services: ExtensionServices,
+  args: InitializeArgs = {},
+): Promise<InitializeResult | undefined> {
+  const log = services.logger('initialize');
+  if (!services.trust.requireTrust('Initializing project memory')) return undefined;
+  const store = await pickStore(services, args.folder, 'Initialize project memory in which folder?');
+  if (!store) return undefined;
+
+  const existing = await existingSessionFiles(store);
+  if (existing.length > 0) {
+    await offerExistingMemory(store, existing);
+    return undefined;
+  }
+
+  const goal = args.goal?.trim() || (await askProjectGoal(store.folder.name));
+  if (!goal) return undefined;
+  const draftWithClaude = args.draftWithClaude ?? (await askDraftWithClaude());
+  if (draftWithClaude === undefined) return undefined;
+
+  const [progressTemplate, startupTemplate, workspaceFiles] = await Promise.all([
+    readTemplate(extensionUri, 'progress.md'),
+    readTemplate(extensionUri, 'startup.md'),
+    readWorkspaceRootFiles(store.folder.uri),
+  ]);
+  const files = buildInitialMemory({
+    goal,
+    now: new Date(),
+    workspaceFiles,
+    draftWithClaude,
+    templates: { progress: progressTemplate, startup: startupTemplate },
+  });
+
+  await store.fs.createDirectory('');
+  const written: SessionFileKey[] = [];
+  for (const file of files) {
+    // Checked again right before each write: never overwrite memory that appeared meanwhile.
+    if (await sessionFileExists(store, file.key)) {
+      void vscode.window.showWarningMessage(`${file.path} appeared while initializing; it was left as it is.`);
+      continue;
+    }
+    await store.fs.writeFile(file.path, new TextEncoder().encode(file.text));
+    written.push(file.key);
+  }
+  log.info(`initialized ${written.map((k) => SESSION_FILES[k]).join(', ')} in folder "${store.folder.name}"`);
+
+  if (draftWithClaude) await draftFeaturesWithClaude(extensionUri, goal);
+  await vscode.commands.executeCommand('claudeMemory.features.focus');
+  await openSessionFile(store, 'features');
+  void vscode.window.showInformationMessage(
+    draftWithClaude
+      ? 'Project memory initialized and Claude was asked to draft the features. Review features.json, then run "Resume Session" to start working.'
+      : 'Project memory initialized. Review the feature checklist (features.json), then run "Resume Session" to start working.',
+  );
+  return { folder: store.folder.uri, written };
+}
+
+async function existingSessionFiles(store: MemoryStore): Promise<SessionFileKey[]> {
+  const keys = Object.keys(SESSION_FILES) as SessionFileKey[];
+  const exists = await Promise.all(keys.map((k) => sessionFileExists(store, k)));
+  return keys.filter((_, i) => exists[i]);
+}
+
+async function offerExistingMemory(store: MemoryStore, existing: SessionFileKey[]): Promise<void> {
+  const names = existing.map((k) => SESSION_FILES[k]).join(', ');
+  const choice = await vscode.window.showWarningMessage(
+    `Project memory already exists in "${store.folder.name}" (${names}); it was not overwritten.`,
+    'Open It',
+    'Resume Session',
+  );
+  if (choice === 'Open It') {
+    await vscode.commands.executeCommand('claudeMemory.features.focus');
+    await openSessionFile(store, existing.includes('progress') ? 'progress' : existing[0]);
+  } else if (choice === 'Resume Session') {
+    await vscode.commands.executeCommand('claudeMemory.resume', { folder: store.folder.uri });
+  }
+}
+
+async function askDraftWithClaude(): Promise<boolean | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: '$(sparkle) Initialize and let Claude draft the feature list', detail: 'Starts an initializer conversation in the chat: Claude explores the goal and appends features to features.json.', draft: true },
+      { label: '$(checklist) Initialize only', detail: 'The goal\'s list items (or the goal itself) become the first features; you edit the rest.', draft: false },
+    ],
+    { title: 'Initialize Project Memory', placeHolder: 'Draft the feature checklist with Claude?', ignoreFocusOut: true },
+  );
+  return picked?.draft;
+}
+
+async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string): Promise<void> {
+  const template = await readTemplate(extensionUri, 'initializer-prompt.md');
+  const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
+  await vscode.commands.executeCommand(ASK_COMMAND, prompt);
+}

@@ -1,0 +1,36 @@
+/**
+ * "Claude Memory: Resume Session": sends the session routine (media/templates/session-routine.md,
+ * with today's date and the next failing feature filled in) to Claude in the chat view.
+ */
+import * as vscode from 'vscode';
+import { renderSessionRoutine } from '../../core/session/sessionRoutine';
+import type { ExtensionServices } from '../../platform/services';
+import { pickStore, readSessionFile, sessionFileExists } from './storeFiles';
+import { readTemplate } from './templateFiles';
+
+export interface ResumeArgs {
+  folder?: vscode.Uri;
+}
+
+/** Resolves to the message that was sent, or undefined when nothing was sent. */
+export async function resumeSession(extensionUri: vscode.Uri, services: ExtensionServices, args: ResumeArgs = {}): Promise<string | undefined> {
+  if (!services.trust.requireTrust('Resuming a session')) return undefined;
+  const store = await pickStore(services, args.folder, 'Resume the session of which folder?');
+  if (!store) return undefined;
+  if (!(await sessionFileExists(store, 'progress')) && !(await sessionFileExists(store, 'features'))) {
+    const choice = await vscode.window.showInformationMessage(
+      `"${store.folder.name}" has no project memory yet (progress.md, features.json).`,
+      'Initialize Project Memory',
+    );
+    if (choice) await vscode.commands.executeCommand('claudeMemory.initialize', { folder: store.folder.uri });
+    return undefined;
+  }
+  const message = renderSessionRoutine({
+    template: await readTemplate(extensionUri, 'session-routine.md'),
+    now: new Date(),
+    featuresText: await readSessionFile(store, 'features'),
+  });
+  services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
+  await vscode.commands.executeCommand('claudeMemory.ask', message);
+  return message;
+}

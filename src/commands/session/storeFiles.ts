@@ -1,0 +1,57 @@
+/**
+ * Reading the session files of one workspace folder's memory store, for the user-driven commands
+ * and the Features view. These go through the store's file system (workspace.fs), not through
+ * the agent's engine: the user is never stopped by the checklist guards.
+ */
+import * as vscode from 'vscode';
+import { isFsError } from '../../core/memory/fileSystem';
+import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFiles';
+import type { MemoryStore } from '../../platform/memoryStores';
+import type { ExtensionServices } from '../../platform/services';
+
+/** The file's text, or undefined when it does not exist. */
+export async function readSessionFile(store: MemoryStore, key: SessionFileKey): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await store.fs.readFile(SESSION_FILES[key]));
+  } catch (e) {
+    if (isFsError(e, 'FileNotFound')) return undefined;
+    throw e;
+  }
+}
+
+export async function sessionFileExists(store: MemoryStore, key: SessionFileKey): Promise<boolean> {
+  try {
+    await store.fs.stat(SESSION_FILES[key]);
+    return true;
+  } catch (e) {
+    if (isFsError(e, 'FileNotFound')) return false;
+    throw e;
+  }
+}
+
+export async function openSessionFile(store: MemoryStore, key: SessionFileKey, selection?: vscode.Range): Promise<void> {
+  await vscode.window.showTextDocument(store.fs.uriOf(SESSION_FILES[key]), { preview: false, selection });
+}
+
+/**
+ * The store a command acts on: the one named by `folder`, the only one, or the user's pick in a
+ * multi-root workspace. Undefined (after saying why) when there is none or the pick was dismissed.
+ */
+export async function pickStore(services: ExtensionServices, folder: vscode.Uri | undefined, placeHolder: string): Promise<MemoryStore | undefined> {
+  if (folder) {
+    const store = services.stores.forFolder(folder);
+    if (!store) void vscode.window.showErrorMessage(`${folder.toString(true)} is not a folder of this workspace.`);
+    return store;
+  }
+  const stores = services.stores.all();
+  if (stores.length === 0) {
+    void vscode.window.showErrorMessage('Claude Memory needs a workspace folder: open a folder first.');
+    return undefined;
+  }
+  if (stores.length === 1) return stores[0];
+  const picked = await vscode.window.showQuickPick(
+    stores.map((store) => ({ label: store.folder.name, description: store.folder.uri.fsPath || store.folder.uri.toString(true), store })),
+    { placeHolder, ignoreFocusOut: true },
+  );
+  return picked?.store;
+}

@@ -1,0 +1,31 @@
+/** The message "Resume Session" sends: the readable routine template with today's state filled in. */
+import { parseFeatures, summarizeFeatures } from './features';
+import { isoDate, renderTemplate } from './templates';
+
+export interface SessionRoutineInput {
+  template: string;
+  now: Date;
+  /** Text of features.json, or undefined when it does not exist. */
+  featuresText: string | undefined;
+}
+
+export function renderSessionRoutine(input: SessionRoutineInput): string {
+  const { progress, nextFeature } = featureState(input.featuresText);
+  return renderTemplate(input.template, { date: isoDate(input.now), progress, nextFeature });
+}
+
+function featureState(text: string | undefined): { progress: string; nextFeature: string } {
+  if (text === undefined) {
+    return { progress: '/memories/features.json does not exist yet', nextFeature: 'none (create the checklist first)' };
+  }
+  const parsed = parseFeatures(text);
+  if (!parsed.ok) {
+    return { progress: `/memories/features.json cannot be read: ${parsed.problem}`, nextFeature: 'unknown (ask the user to repair the checklist)' };
+  }
+  const s = summarizeFeatures(parsed.features);
+  const progress = `${s.passing} / ${s.total} features passing`;
+  if (!s.nextFailing) return { progress, nextFeature: 'none: every feature passes (verify, then ask the user what comes next)' };
+  // File content inside the routine: one line, quoted, so it reads as data and keeps the list intact.
+  const description = s.nextFailing.description.replace(/\s+/g, ' ').trim();
+  return { progress, nextFeature: `${s.nextFailing.id} (${JSON.stringify(description.length > 200 ? `${description.slice(0, 197)}...` : description)})` };
+}
