@@ -47,7 +47,9 @@ export function buildRequest(history: readonly BetaMessageParam[], options: Agen
     model: options.model,
     max_tokens: options.maxTokens,
     tools: [tool],
-    messages: caching ? withMovingBreakpoints(history) : [...history],
+    messages: caching
+      ? withMovingBreakpoints(history, options.contextEditing ? (options.contextEditingKeep ?? DEFAULT_CLEAR_KEEP_TOOL_USES) : undefined)
+      : [...history],
   };
   if (system) body.system = system;
   if (options.contextEditing) {
@@ -71,28 +73,61 @@ function contextManagement(options: AgentOptions): BetaContextManagementConfig {
 }
 
 /**
- * Breakpoints 2 and 3: the last block of the conversation (what this request writes to the cache)
- * and the last block of the previous request (what it reads back). The second one matters when a
- * turn adds more blocks than the API's 20-block lookback (many tool calls in one turn). Copies
- * only the touched messages; the history itself never carries cache_control.
+ * The moving breakpoints (with the stable-prefix one, at most 4 in all):
+ * - the last block of the conversation: what this request writes to the cache;
+ * - the last block of the previous request: what it reads back, even when this turn added more
+ *   blocks than the API's 20-block lookback (many tool calls in one turn);
+ * - with context editing, the result of the newest tool use the API will clear (the one just
+ *   older than the `keep` most recent): clearing changes the prompt from there on, so without a
+ *   breakpoint at that frontier every request after a clear would rewrite the whole conversation.
+ * Copies only the touched messages; the history itself never carries cache_control.
  */
-function withMovingBreakpoints(history: readonly BetaMessageParam[]): BetaMessageParam[] {
+function withMovingBreakpoints(history: readonly BetaMessageParam[], keepToolUses: number | undefined): BetaMessageParam[] {
   const messages = [...history];
-  const marks = new Set<number>();
-  if (messages.length > 0) marks.add(messages.length - 1);
+  const marks: Array<[message: number, block: number]> = [];
+  const last = messages.length - 1;
+  if (last >= 0) marks.push([last, blockCount(messages[last]) - 1]);
   // The previous request ended with the user message before the last assistant message.
   const lastAssistant = findLastIndex(messages, (m) => m.role === 'assistant');
-  if (lastAssistant > 0 && messages[lastAssistant - 1].role === 'user') marks.add(lastAssistant - 1);
-  for (const index of marks) messages[index] = markLastBlock(messages[index]);
+  if (lastAssistant > 0 && messages[lastAssistant - 1].role === 'user') {
+    marks.push([lastAssistant - 1, blockCount(messages[lastAssistant - 1]) - 1]);
+  }
+  if (keepToolUses !== undefined) {
+    const frontier = clearingFrontier(messages, keepToolUses);
+    if (frontier) marks.push(frontier);
+  }
+  for (const [index, block] of marks) messages[index] = markBlock(messages[index], block);
   return messages;
 }
 
-function markLastBlock(message: BetaMessageParam): BetaMessageParam {
+/** Where the tool_result of the newest tool use that clear_tool_uses would clear sits, if any. */
+function clearingFrontier(messages: readonly BetaMessageParam[], keep: number): [number, number] | undefined {
+  const useIds: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'assistant' && Array.isArray(m.content)) {
+      for (const b of m.content) if (b.type === 'tool_use') useIds.push(b.id);
+    }
+  }
+  if (useIds.length <= keep) return undefined;
+  const target = useIds[useIds.length - keep - 1];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const content = messages[i].content;
+    if (messages[i].role !== 'user' || !Array.isArray(content)) continue;
+    const index = content.findIndex((b) => b.type === 'tool_result' && b.tool_use_id === target);
+    if (index >= 0) return [i, index];
+  }
+  return undefined;
+}
+
+function blockCount(message: BetaMessageParam): number {
+  return typeof message.content === 'string' ? 1 : (message.content?.length ?? 0);
+}
+
+function markBlock(message: BetaMessageParam, index: number): BetaMessageParam {
   const blocks: BetaContentBlockParam[] =
-    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...(message.content as BetaContentBlockParam[])];
-  if (blocks.length === 0) return message;
-  const last = blocks[blocks.length - 1];
-  blocks[blocks.length - 1] = { ...last, cache_control: EPHEMERAL } as BetaContentBlockParam;
+    typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : [...((message.content ?? []) as BetaContentBlockParam[])];
+  if (index < 0 || index >= blocks.length) return message;
+  blocks[index] = { ...blocks[index], cache_control: EPHEMERAL } as BetaContentBlockParam;
   return { ...message, content: blocks } as BetaMessageParam;
 }
 

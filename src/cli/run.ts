@@ -1,0 +1,228 @@
+/**
+ * `claude-memory run PROMPT`: one Claude conversation with the memory tool, headless, over the
+ * same AgentSession and MemoryEngine as the extension. Assistant text streams to stdout, one line
+ * per memory operation goes to stderr; `--json` writes every AgentEvent as one JSON line to stdout
+ * instead. Exit codes: 0 finished, 1 failed (one-line reason on stderr), 2 usage, 130 interrupted.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { AgentSession } from '../core/agent/session';
+import type { AgentEvent, AgentOutcome } from '../core/agent/events';
+import type { AgentLogger } from '../core/agent/options';
+import { MemoryEngine } from '../core/memory';
+import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { CLI_NAME, parsePositiveInteger, UsageError } from './args';
+import { oneLine, STORE_FOLDER, type CliIo } from './exec';
+
+/** The extension's defaults (src/platform/settings.ts, which the CLI cannot import: it needs vscode). */
+const DEFAULT_MODEL = 'claude-opus-5';
+const DEFAULT_MAX_TOKENS = 8192;
+const DEFAULT_MAX_TURNS = 30;
+
+export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
+
+Runs Claude with the memory tool on DIR/${STORE_FOLDER} until it finishes answering PROMPT.
+Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL overrides the API address.
+Assistant text goes to stdout, one line per memory operation to stderr.
+
+Options:
+  -w, --workspace DIR   Workspace folder (default: the current folder).
+  -m, --model M         Model id (default: ${DEFAULT_MODEL}).
+      --max-turns N     Model turns allowed before stopping (default: ${DEFAULT_MAX_TURNS}).
+      --max-tokens N    Output tokens per model turn (default: ${DEFAULT_MAX_TOKENS}).
+      --no-cache        Send no prompt-caching breakpoints.
+      --no-context-editing  Do not ask the API to clear old tool results.
+      --json            Write every agent event as one JSON line to stdout.
+  -h, --help            Show this help.
+`;
+
+export interface RunIo extends CliIo {
+  env: NodeJS.ProcessEnv;
+  /** Fires to stop the run (Ctrl+C in the real process). */
+  signal?: AbortSignal;
+}
+
+const processIo = (): RunIo => ({
+  stdin: process.stdin,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+});
+
+/** `claude-memory run`: `argv` is what follows `run`. Resolves to the exit code. */
+export async function runCommand(argv: string[], io: RunIo = processIo()): Promise<number> {
+  let args: RunArgs;
+  try {
+    args = parseRunArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`${CLI_NAME} run: ${e.message}\n\n${RUN_USAGE}`);
+    return 2;
+  }
+  if (args.help) {
+    io.stdout.write(RUN_USAGE);
+    return 0;
+  }
+
+  const workspace = path.resolve(io.cwd, args.workspace ?? '.');
+  if (!isDirectory(workspace)) {
+    io.stderr.write(`${CLI_NAME} run: the workspace folder ${workspace} does not exist or is not a folder.\n`);
+    return 1;
+  }
+  const apiKey = io.env.ANTHROPIC_API_KEY?.trim() || undefined;
+  // Checked before the store is touched: nothing happens without a key.
+  if (!apiKey) {
+    io.stderr.write(`${CLI_NAME} run: ANTHROPIC_API_KEY is not set: export your Anthropic API key and run again.\n`);
+    return 1;
+  }
+  const store = new NodeMemoryFileSystem(path.join(workspace, STORE_FOLDER));
+  try {
+    await store.createDirectory('');
+  } catch (e) {
+    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    return 1;
+  }
+
+  const verbose = io.env.CLAUDE_MEMORY_DEBUG === '1';
+  const logger: AgentLogger = {
+    debug: (m) => verbose && io.stderr.write(`${m}\n`),
+    info: (m) => verbose && io.stderr.write(`${m}\n`),
+    warn: (m) => verbose && io.stderr.write(`${m}\n`),
+    error: (m) => verbose && io.stderr.write(`${m}\n`),
+  };
+  const engine = new MemoryEngine(store, { onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`) });
+  const session = new AgentSession({
+    apiKey,
+    baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
+    model: args.model,
+    maxTokens: args.maxTokens,
+    maxTurns: args.maxTurns,
+    memory: engine,
+    promptCaching: args.caching,
+    contextEditing: args.contextEditing,
+    logger,
+  });
+
+  const printer = args.json ? jsonPrinter(io) : textPrinter(io);
+  const { signal, dispose } = interruptSignal(io);
+  let outcome: AgentOutcome;
+  try {
+    outcome = await session.send(args.prompt, printer, signal);
+  } finally {
+    dispose();
+  }
+  if (outcome.ok) return 0;
+  const error = outcome.error ?? { kind: 'unknown', message: 'the run failed' };
+  io.stderr.write(`${CLI_NAME} run: ${error.message}\n`);
+  return error.kind === 'cancelled' ? 130 : 1;
+}
+
+interface RunArgs {
+  help: boolean;
+  workspace?: string;
+  model: string;
+  maxTurns: number;
+  maxTokens: number;
+  caching: boolean;
+  contextEditing: boolean;
+  json: boolean;
+  prompt: string;
+}
+
+function parseRunArgs(argv: string[]): RunArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        workspace: { type: 'string', short: 'w' },
+        model: { type: 'string', short: 'm' },
+        'max-turns': { type: 'string' },
+        'max-tokens': { type: 'string' },
+        'no-cache': { type: 'boolean' },
+        'no-context-editing': { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message.split('. To specify')[0] : String(e));
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true;
+  const prompt = positionals.join(' ').trim();
+  if (!help && prompt === '') throw new UsageError('a PROMPT is required');
+  const model = values.model?.trim();
+  if (values.model !== undefined && !model) throw new UsageError('--model needs a model id');
+  return {
+    help,
+    workspace: values.workspace,
+    model: model ?? DEFAULT_MODEL,
+    maxTurns: values['max-turns'] === undefined ? DEFAULT_MAX_TURNS : parsePositiveInteger('max-turns', values['max-turns']),
+    maxTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parsePositiveInteger('max-tokens', values['max-tokens']),
+    caching: values['no-cache'] !== true,
+    contextEditing: values['no-context-editing'] !== true,
+    json: values.json === true,
+    prompt,
+  };
+}
+
+/** Human output: text as it streams, one stderr line per memory operation. */
+function textPrinter(io: RunIo): (event: AgentEvent) => void {
+  let atLineStart = true;
+  const text = (t: string) => {
+    if (t.length === 0) return;
+    io.stdout.write(t);
+    atLineStart = t.endsWith('\n');
+  };
+  return (event) => {
+    switch (event.type) {
+      case 'text':
+        text(event.text);
+        break;
+      case 'tool_end':
+        io.stderr.write(`[memory] ${event.is_error ? 'error: ' : ''}${event.summary}\n`);
+        break;
+      case 'retry':
+        if (!atLineStart) text('\n');
+        io.stderr.write(`[retry] ${event.message}\n`);
+        break;
+      case 'context_edit':
+        io.stderr.write(`[context] the API cleared ${event.cleared_tool_uses} old tool results (${event.cleared_input_tokens} tokens)\n`);
+        break;
+      case 'done':
+        if (!atLineStart) text('\n');
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+function jsonPrinter(io: RunIo): (event: AgentEvent) => void {
+  return (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+/** Ctrl+C stops the run cleanly (a running memory write finishes); a second one exits at once. */
+function interruptSignal(io: RunIo): { signal: AbortSignal; dispose: () => void } {
+  if (io.signal) return { signal: io.signal, dispose: () => undefined };
+  const controller = new AbortController();
+  const onSigint = () => {
+    if (controller.signal.aborted) process.exit(130);
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
