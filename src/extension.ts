@@ -1,7 +1,40 @@
 import * as vscode from 'vscode';
+import { PromptsHolder, type UserPrompts } from './commands/prompts';
+import { registerCommands } from './commands/register';
+import { registerMultiSession } from './commands/session/register';
+import { createServices } from './platform/createServices';
+import type { ExtensionServices } from './platform/services';
+import type { MemoryTreeProvider } from './views/memoryTreeProvider';
+import { registerMemoryTree } from './views/registerMemoryTree';
+import { registerChat, type ChatApi } from './webviews/registerChat';
 
-export function activate(_context: vscode.ExtensionContext): void {
-  // Composition root: filled in by the extension work.
+/** What activate() returns: for integration tests and other extensions. */
+export interface ClaudeMemoryApi {
+  readonly services: ExtensionServices;
+  readonly memoryTree: MemoryTreeProvider;
+  readonly chat: ChatApi;
+  /**
+   * Only outside production (extension tests, development host): replaces the input boxes and
+   * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
+   */
+  readonly testing?: { setPrompts(prompts: UserPrompts | undefined): void };
+}
+
+export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
+  const started = performance.now();
+  const services = createServices(context);
+  const prompts = new PromptsHolder();
+  const tree = registerMemoryTree(context, services);
+  registerCommands(context, services, tree, prompts);
+  const chat = registerChat(context, services);
+  registerMultiSession(context, services);
+
+  services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);
+  const testing =
+    context.extensionMode === vscode.ExtensionMode.Production
+      ? undefined
+      : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults) };
+  return { services, memoryTree: tree.provider, chat, testing };
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,118 @@
+import { promises as fsp } from 'fs';
+import * as vscode from 'vscode';
+import { FileStat, FileType, FsError, FsErrorCode, MemoryFileSystem } from '../core/memory/fileSystem';
+import { invalidStorePathReason } from './node/storePaths';
+
+export interface WorkspaceMemoryFileSystemOptions {
+  /** Consulted before every change; false (e.g. an untrusted workspace) makes writes fail with NoPermissions. */
+  canWrite?: () => boolean;
+}
+
+/**
+ * The memory store over `vscode.workspace.fs`, rooted at `<workspace folder>/<memory folder>`.
+ * Works for any scheme a file-system provider serves (local, remote, virtual), so Claude's memory
+ * follows the workspace wherever it lives.
+ */
+export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
+  constructor(
+    readonly root: vscode.Uri,
+    private readonly options: WorkspaceMemoryFileSystemOptions = {},
+  ) {}
+
+  /** The Uri of a store-relative path; refuses anything that is not a canonical relative path. */
+  uriOf(relPath: string): vscode.Uri {
+    const reason = invalidStorePathReason(relPath);
+    if (reason !== undefined) throw new FsError('NoPermissions', `refused store path (${reason})`);
+    return relPath === '' ? this.root : vscode.Uri.joinPath(this.root, ...relPath.split('/'));
+  }
+
+  async stat(path: string): Promise<FileStat> {
+    const s = await this.call(path, () => vscode.workspace.fs.stat(this.uriOf(path)));
+    return { type: s.type as number as FileType, size: s.size, mtime: s.mtime, ctime: s.ctime };
+  }
+
+  async readDirectory(path: string): Promise<[string, FileType][]> {
+    const entries = await this.call(path, () => vscode.workspace.fs.readDirectory(this.uriOf(path)));
+    return entries.map(([name, type]) => [name, type as number as FileType]);
+  }
+
+  readFile(path: string): Promise<Uint8Array> {
+    return this.call(path, () => vscode.workspace.fs.readFile(this.uriOf(path)));
+  }
+
+  async writeFile(path: string, content: Uint8Array): Promise<void> {
+    this.assertWritable();
+    const uri = this.uriOf(path);
+    await this.call(path, async () => {
+      // workspace.fs.writeFile creates missing parents; the engine's contract says it must not.
+      const parent = vscode.Uri.joinPath(uri, '..');
+      const parentStat = await vscode.workspace.fs.stat(parent);
+      if (!(parentStat.type & vscode.FileType.Directory)) throw new FsError('FileNotADirectory', 'parent is not a folder');
+      if (uri.scheme === 'file') await createOwnerOnly(uri.fsPath);
+      await vscode.workspace.fs.writeFile(uri, content);
+    });
+  }
+
+  async delete(path: string, options: { recursive: boolean }): Promise<void> {
+    this.assertWritable();
+    await this.call(path, () => vscode.workspace.fs.delete(this.uriOf(path), { recursive: options.recursive, useTrash: false }));
+  }
+
+  async rename(source: string, target: string, options: { overwrite: boolean }): Promise<void> {
+    this.assertWritable();
+    await this.call(source, () => vscode.workspace.fs.rename(this.uriOf(source), this.uriOf(target), options));
+  }
+
+  async createDirectory(path: string): Promise<void> {
+    this.assertWritable();
+    await this.call(path, () => vscode.workspace.fs.createDirectory(this.uriOf(path)));
+  }
+
+  private assertWritable(): void {
+    if (this.options.canWrite && !this.options.canWrite()) {
+      throw new FsError('NoPermissions', 'memory is read-only in an untrusted workspace');
+    }
+  }
+
+  private async call<T>(path: string, op: () => Thenable<T> | Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      throw toFsError(e, path);
+    }
+  }
+}
+
+/**
+ * On a local disk, new memory files are created owner-only (0600) before any content lands, so
+ * a permissive umask never exposes them; workspace.fs itself has no way to set a mode.
+ */
+async function createOwnerOnly(fsPath: string): Promise<void> {
+  try {
+    await fsp.writeFile(fsPath, new Uint8Array(), { mode: 0o600, flag: 'wx' });
+  } catch {
+    // EEXIST: the file is being replaced and keeps its mode. Anything else is reported by the real write.
+  }
+}
+
+const KNOWN_CODES: readonly FsErrorCode[] = ['FileNotFound', 'FileExists', 'FileNotADirectory', 'FileIsADirectory', 'NoPermissions', 'Unavailable'];
+
+/** Maps what workspace.fs throws (FileSystemError, sometimes only its name) to an FsError. */
+export function toFsError(e: unknown, path: string): FsError {
+  if (e instanceof FsError) return e;
+  const code = (e as { code?: unknown })?.code;
+  const name = String((e as { name?: unknown })?.name ?? '');
+  const message = `${path || '/'}: ${(e as Error)?.message ?? String(e)}`;
+  if (typeof code === 'string' && (KNOWN_CODES as readonly string[]).includes(code)) return new FsError(code as FsErrorCode, message);
+  // FileSystemErrors that crossed the RPC boundary may carry only a name such as "EntryNotFound (FileSystemError)".
+  const byName: [RegExp, FsErrorCode][] = [
+    [/EntryNotFound|ENOENT/, 'FileNotFound'],
+    [/EntryExists|EEXIST/, 'FileExists'],
+    [/EntryNotADirectory|ENOTDIR/, 'FileNotADirectory'],
+    [/EntryIsADirectory|EISDIR/, 'FileIsADirectory'],
+    [/NoPermissions|EACCES|EPERM/, 'NoPermissions'],
+    [/Unavailable/, 'Unavailable'],
+  ];
+  for (const [pattern, mapped] of byName) if (pattern.test(name) || (typeof code === 'string' && pattern.test(code))) return new FsError(mapped, message);
+  return new FsError('Unknown', message);
+}

@@ -1,0 +1,169 @@
+import * as vscode from 'vscode';
+import { displayOf, joinRel, parentOf } from '../core/memory/paths';
+import type { Logger } from '../platform/logger';
+import type { MemoryActivity, MemoryTouch } from '../platform/memoryActivity';
+import { storeRelative, type MemoryStore, type MemoryStores } from '../platform/memoryStores';
+import { CONTEXT_VALUES, MemoryNode, nameOf, nodeId } from './memoryTreeNodes';
+import { compareEntries, describeEntry, formatAge, formatSize, isVisibleName, touchLabel } from './treeFormat';
+
+/** Context key behind the Memory view's welcome content (package.json viewsWelcome). */
+export const STORE_EMPTY_CONTEXT = 'claudeMemory.storeEmpty';
+
+/**
+ * The Memory tree: one root per workspace folder, showing the files in its memory folder as they
+ * are on disk (whoever wrote them). Reads go through the store's file system each time the tree
+ * is refreshed; listings are cached only until the next refresh.
+ */
+export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<MemoryNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private listings = new Map<string, Promise<MemoryNode[]>>();
+  private storeEmpty: boolean | undefined;
+
+  constructor(
+    private readonly stores: MemoryStores,
+    private readonly activity: MemoryActivity,
+    private readonly log: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  refresh(): void {
+    this.listings = new Map();
+    this.changed.fire(undefined);
+  }
+
+  async getChildren(element?: MemoryNode): Promise<MemoryNode[]> {
+    if (element) return element.kind === 'file' ? [] : this.list(element.store, element.rel);
+    const stores = this.stores.all();
+    const listings = await Promise.all(stores.map((s) => this.list(s, '')));
+    const empty = listings.every((l) => l.length === 0);
+    this.setStoreEmpty(empty);
+    // An empty tree lets the welcome view (Initialize / Open Chat / Set API Key) show instead.
+    return empty ? [] : stores.map((store) => this.rootNode(store));
+  }
+
+  getParent(element: MemoryNode): MemoryNode | undefined {
+    if (element.kind === 'root') return undefined;
+    const parent = parentOf(element.rel);
+    return parent === '' ? this.rootNode(element.store) : this.entryNode(element.store, parent, 'folder');
+  }
+
+  getTreeItem(node: MemoryNode): vscode.TreeItem {
+    if (node.kind === 'root') return this.rootItem(node);
+    const item = new vscode.TreeItem(nameOf(node), node.kind === 'folder' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = nodeId(node);
+    item.resourceUri = node.uri;
+    item.contextValue = CONTEXT_VALUES[node.kind];
+    item.iconPath = node.kind === 'folder' ? vscode.ThemeIcon.Folder : vscode.ThemeIcon.File;
+    const now = this.now();
+    const described = node.stat ? describeEntry(node.kind, node.stat.size, node.stat.mtime, now) : '';
+    const touch = this.touchOf(node);
+    item.description = touch ? [`✦ ${touchLabel(touch.kind)}`, described].filter(Boolean).join(' · ') : described;
+    if (touch) item.iconPath = new vscode.ThemeIcon('sparkle', new vscode.ThemeColor('charts.purple'));
+    item.tooltip = this.tooltip(node, touch, now);
+    if (node.kind === 'file') item.command = { command: 'vscode.open', title: 'Open', arguments: [node.uri] };
+    return item;
+  }
+
+  /** The node of a `/memories/...` path in a store, read from disk; undefined when it is gone. */
+  async nodeForMemoryPath(store: MemoryStore, memoryPath: string): Promise<MemoryNode | undefined> {
+    const rel = storeRelative(memoryPath);
+    if (rel === undefined) return undefined;
+    if (rel === '') return this.rootNode(store);
+    try {
+      const stat = await vscode.workspace.fs.stat(store.fs.uriOf(rel));
+      return this.entryNode(store, rel, stat.type & vscode.FileType.Directory ? 'folder' : 'file', stat);
+    } catch {
+      return undefined;
+    }
+  }
+
+  storeOf(folder: vscode.WorkspaceFolder): MemoryStore | undefined {
+    return this.stores.forFolder(folder);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  private list(store: MemoryStore, rel: string): Promise<MemoryNode[]> {
+    const key = `${store.folder.uri.toString()}|${rel}`;
+    let listing = this.listings.get(key);
+    if (!listing) {
+      listing = this.readListing(store, rel);
+      this.listings.set(key, listing);
+    }
+    return listing;
+  }
+
+  private async readListing(store: MemoryStore, rel: string): Promise<MemoryNode[]> {
+    let entries: [string, vscode.FileType][];
+    try {
+      entries = await vscode.workspace.fs.readDirectory(store.fs.uriOf(rel));
+    } catch (e) {
+      // A store that does not exist yet is simply empty.
+      if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound')) this.log.warn(`cannot list ${displayOf(rel)} in ${store.folder.name}: ${String(e)}`);
+      return [];
+    }
+    const visible = entries.filter(([name]) => isVisibleName(name));
+    const nodes = await Promise.all(
+      visible.map(async ([name, type]) => {
+        const childRel = joinRel(rel, name);
+        // Links are shown but never expanded: their target may lie outside the store.
+        const kind = type & vscode.FileType.Directory && !(type & vscode.FileType.SymbolicLink) ? 'folder' : 'file';
+        const stat = await Promise.resolve(vscode.workspace.fs.stat(store.fs.uriOf(childRel))).catch(() => undefined);
+        return this.entryNode(store, childRel, kind, stat);
+      }),
+    );
+    return nodes.sort((a, b) => compareEntries({ name: nameOf(a), isFolder: a.kind === 'folder' }, { name: nameOf(b), isFolder: b.kind === 'folder' }));
+  }
+
+  private rootNode(store: MemoryStore): MemoryNode {
+    return { kind: 'root', store, rel: '', uri: store.rootUri };
+  }
+
+  private entryNode(store: MemoryStore, rel: string, kind: 'folder' | 'file', stat?: vscode.FileStat): MemoryNode {
+    return { kind, store, rel, uri: store.fs.uriOf(rel), stat };
+  }
+
+  private rootItem(node: MemoryNode): vscode.TreeItem {
+    const item = new vscode.TreeItem(nameOf(node), vscode.TreeItemCollapsibleState.Expanded);
+    item.id = nodeId(node);
+    item.contextValue = CONTEXT_VALUES.root;
+    item.iconPath = new vscode.ThemeIcon('root-folder');
+    item.description = displayOf('');
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${escapeMd(node.store.folder.name)}**: Claude's \`/memories\`\n\n`);
+    md.appendText(node.store.rootUri.scheme === 'file' ? node.store.rootUri.fsPath : node.store.rootUri.toString());
+    item.tooltip = md;
+    return item;
+  }
+
+  private tooltip(node: MemoryNode, touch: MemoryTouch | undefined, now: number): vscode.MarkdownString {
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${escapeMd(displayOf(node.rel))}**\n\n`);
+    if (node.stat) {
+      const size = node.kind === 'file' ? `${formatSize(node.stat.size)} (${node.stat.size.toLocaleString('en-US')} bytes) · ` : '';
+      md.appendMarkdown(`${size}changed ${formatAge(node.stat.mtime, now)} (${new Date(node.stat.mtime).toLocaleString()})\n\n`);
+    }
+    if (touch) md.appendMarkdown(`✦ Last touched by Claude (${touch.kind})\n\n`);
+    md.appendMarkdown(`Workspace folder: ${escapeMd(node.store.folder.name)}`);
+    return md;
+  }
+
+  private touchOf(node: MemoryNode): MemoryTouch | undefined {
+    const touch = this.activity.lastTouch;
+    if (!touch || touch.kind === 'delete' || touch.folder.uri.toString() !== node.store.folder.uri.toString()) return undefined;
+    return storeRelative(touch.newPath ?? touch.path) === node.rel ? touch : undefined;
+  }
+
+  private setStoreEmpty(empty: boolean): void {
+    if (this.storeEmpty === empty) return;
+    this.storeEmpty = empty;
+    void vscode.commands.executeCommand('setContext', STORE_EMPTY_CONTEXT, empty);
+  }
+}
+
+function escapeMd(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

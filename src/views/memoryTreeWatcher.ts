@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { MemoryStores } from '../platform/memoryStores';
+
+/** Events closer together than this become one refresh (an agent turn or a git checkout writes many files). */
+const DEBOUNCE_MS = 150;
+
+/**
+ * Watches every store's folder (and the folder itself appearing or going away) and calls
+ * `onChange` once per burst of events, whoever made them: the agent, the user, git, a sync tool.
+ */
+export class MemoryStoreWatcher implements vscode.Disposable {
+  private watchers: vscode.Disposable[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly storesSubscription: vscode.Disposable;
+
+  constructor(
+    private readonly stores: MemoryStores,
+    private readonly onChange: () => void,
+  ) {
+    this.watch();
+    this.storesSubscription = stores.onDidChange(() => this.watch());
+  }
+
+  dispose(): void {
+    this.storesSubscription.dispose();
+    this.unwatch();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private watch(): void {
+    this.unwatch();
+    for (const store of this.stores.all()) {
+      const name = store.rootUri.path.slice(store.rootUri.path.lastIndexOf('/') + 1);
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(store.folder, `{${name},${name}/**}`));
+      const fire = () => this.schedule();
+      this.watchers.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
+    }
+  }
+
+  private unwatch(): void {
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+  }
+
+  private schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.onChange();
+    }, DEBOUNCE_MS);
+  }
+}
