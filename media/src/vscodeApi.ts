@@ -1,0 +1,21 @@
+/** The webview side of the VS Code API, typed with our protocol and saved state. */
+import type { ChatSnapshot, WebviewToExtension } from '../../src/webviews/protocol';
+
+/** What survives the webview being destroyed while the view is hidden (VS Code keeps it for us). */
+export interface SavedState {
+  snapshot?: ChatSnapshot;
+  draft?: string;
+}
+
+export interface ChatVsCodeApi {
+  postMessage(message: WebviewToExtension): void;
+  getState(): SavedState | undefined;
+  setState(state: SavedState): void;
+}
+
+declare function acquireVsCodeApi(): ChatVsCodeApi;
+
+/** May be called once per page load. */
+export function vscodeApi(): ChatVsCodeApi {
+  return acquireVsCodeApi();
+}

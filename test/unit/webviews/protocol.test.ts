@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import { isMemoryPath, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/webviews/protocol';
+
+describe('chat protocol: messages from the webview', () => {
+  it('accepts each well-formed message', () => {
+    for (const type of ['ready', 'stop', 'retry', 'setApiKey', 'openSettings']) {
+      assert.deepEqual(parseWebviewMessage({ type }), { type });
+    }
+    assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hello' }), { type: 'send', text: 'hello' });
+    assert.deepEqual(parseWebviewMessage({ type: 'openMemory', path: '/memories/notes/a.md' }), { type: 'openMemory', path: '/memories/notes/a.md' });
+  });
+
+  it('drops extra properties instead of passing them on', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'stop', command: 'rm -rf' }), { type: 'stop' });
+    assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hi', model: 'x' }), { type: 'send', text: 'hi' });
+  });
+
+  it('rejects unknown types and wrong shapes', () => {
+    for (const value of [
+      undefined,
+      null,
+      'ready',
+      [],
+      {},
+      { type: 'exec' },
+      { type: 'newChat' },
+      { type: 7 },
+      { type: 'send' },
+      { type: 'send', text: 42 },
+      { type: 'send', text: '   ' },
+      { type: 'send', text: 'x'.repeat(MAX_PROMPT_CHARS + 1) },
+      { type: 'openMemory' },
+      { type: 'openMemory', path: '/etc/passwd' },
+      { type: 'openMemory', path: '/memories/../secrets' },
+    ]) {
+      assert.equal(parseWebviewMessage(value), undefined, JSON.stringify(value)?.slice(0, 80));
+    }
+  });
+
+  it('accepts only canonical /memories paths to open', () => {
+    assert.ok(isMemoryPath('/memories'));
+    assert.ok(isMemoryPath('/memories/a.md'));
+    assert.ok(isMemoryPath('/memories/dir/sub/file.txt'));
+    for (const bad of [
+      '',
+      '/',
+      'memories/a',
+      '/memoriesX/a',
+      '/memories/',
+      '/memories//a',
+      '/memories/./a',
+      '/memories/a/..',
+      '/memories/a\\..\\b',
+      '/memories/a\u0000b',
+      '/memories/a\nb',
+      `/memories/${'a'.repeat(1000)}`,
+    ]) {
+      assert.equal(isMemoryPath(bad), false, JSON.stringify(bad).slice(0, 40));
+    }
+  });
+});
+
+describe('chat protocol: messages from the extension', () => {
+  const status = { running: false, totals: { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 }, requests: 0 };
+
+  it('accepts the messages the extension sends', () => {
+    const samples = [
+      { type: 'snapshot', snapshot: { entries: [{ kind: 'user', id: 'e1', text: 'hi' }], status } },
+      { type: 'entry', entry: { kind: 'notice', id: 'e2', text: 'Stopped.' } },
+      { type: 'text', id: 'e3', text: 'more' },
+      { type: 'remove', id: 'e3' },
+      { type: 'status', status },
+      { type: 'focusInput' },
+    ];
+    for (const message of samples) assert.deepEqual(parseExtensionMessage(message), message);
+  });
+
+  it('rejects malformed ones', () => {
+    for (const value of [
+      { type: 'snapshot' },
+      { type: 'snapshot', snapshot: { entries: [{ kind: 'html', id: 'x' }], status } },
+      { type: 'snapshot', snapshot: { entries: [], status: { running: 'yes' } } },
+      { type: 'entry', entry: { kind: 'user' } },
+      { type: 'text', id: 'e1' },
+      { type: 'status', status: null },
+      { type: 'eval', code: 'x' },
+    ]) {
+      assert.equal(parseExtensionMessage(value), undefined, JSON.stringify(value));
+    }
+  });
+});
