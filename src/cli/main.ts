@@ -1,2 +1,42 @@
-// `claude-memory` headless CLI: filled in by the CLI work.
-process.stdout.write('claude-memory: not implemented yet\n');
+// `claude-memory`: the headless CLI over the same core as the extension (bundled to dist/cli.js).
+import { CLI_NAME, MAIN_USAGE, readVersion } from './args';
+import { execCommand, oneLine } from './exec';
+import { runCommand } from './run';
+
+type Command = (argv: string[]) => Promise<number>;
+
+const COMMANDS: Readonly<Record<string, Command>> = { exec: execCommand, run: runCommand };
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '-h' || first === '--help' || first === 'help') {
+    process.stdout.write(MAIN_USAGE);
+    return 0;
+  }
+  if (first === '-v' || first === '--version') {
+    process.stdout.write(`${readVersion()}\n`);
+    return 0;
+  }
+  const command = first === undefined ? undefined : Object.hasOwn(COMMANDS, first) ? COMMANDS[first] : undefined;
+  if (command === undefined) {
+    const why = first === undefined ? 'no command given' : `unknown command '${first}'`;
+    process.stderr.write(`${CLI_NAME}: ${why}\n\n${MAIN_USAGE}`);
+    return 2;
+  }
+  return command(rest);
+}
+
+// Last resort for anything that escapes the promise chain (e.g. a stream error event): one line.
+const fail = (e: unknown) => {
+  process.stderr.write(`${CLI_NAME}: ${oneLine(e)}\n`);
+  process.exit(1);
+};
+process.on('uncaughtException', fail);
+process.on('unhandledRejection', fail);
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  fail,
+);

@@ -1,0 +1,103 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { MemoryEngine } from '../core/memory';
+import type { MemoryEngineOptions } from '../core/memory/options';
+import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { CLI_NAME, parseOptions, parsePositiveInteger, UsageError } from './args';
+import { execJsonLines } from './jsonLines';
+
+/** The store folder inside a workspace, as in the extension. */
+export const STORE_FOLDER = '.claude-memories';
+
+export const EXEC_USAGE = `Usage: ${CLI_NAME} exec [--workspace DIR] [--max-file-bytes N] [--no-redact]
+
+Reads memory tool inputs as JSON Lines from stdin, e.g.
+  {"command":"view","path":"/memories"}
+runs them in order against DIR/${STORE_FOLDER} (created if missing) and writes one line
+  {"is_error":false,"content":"..."}
+per input to stdout. Blank lines are skipped; a bad line gets an error line and the rest still run.
+
+Options:
+  -w, --workspace DIR     Workspace folder (default: the current folder).
+      --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
+      --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
+  -h, --help              Show this help.
+`;
+
+export interface CliIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  cwd: string;
+}
+
+const processIo = (): CliIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+
+/** `claude-memory exec`: returns the process exit code (0 done, 1 failure, 2 usage). */
+export async function execCommand(argv: string[], io: CliIo = processIo()): Promise<number> {
+  let parsed: ReturnType<typeof parseExecArgs>;
+  try {
+    parsed = parseExecArgs(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`${CLI_NAME} exec: ${e.message}\n\n${EXEC_USAGE}`);
+    return 2;
+  }
+  if (parsed.help) {
+    io.stdout.write(EXEC_USAGE);
+    return 0;
+  }
+
+  const workspace = path.resolve(io.cwd, parsed.workspace ?? '.');
+  if (!isDirectory(workspace)) {
+    io.stderr.write(`${CLI_NAME} exec: the workspace folder ${workspace} does not exist or is not a folder.\n`);
+    return 1;
+  }
+  const store = new NodeMemoryFileSystem(path.join(workspace, STORE_FOLDER));
+  try {
+    // The documented behaviour: the root exists before the first call, so `view /memories` works.
+    await store.createDirectory('');
+  } catch (e) {
+    io.stderr.write(`${CLI_NAME} exec: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    return 1;
+  }
+
+  const reportInternal = (e: unknown) => io.stderr.write(`${CLI_NAME} exec: internal error: ${oneLine(e)}\n`);
+  const engine = new MemoryEngine(store, { ...parsed.engineOptions, onInternalError: reportInternal });
+  try {
+    await execJsonLines(engine, io.stdin, io.stdout, { onInternalError: reportInternal });
+  } catch (e) {
+    // A closed stdout (e.g. `| head`) is the reader's choice, not an error worth a message.
+    if ((e as NodeJS.ErrnoException).code !== 'EPIPE') io.stderr.write(`${CLI_NAME} exec: ${oneLine(e)}\n`);
+    return 1;
+  }
+  return 0;
+}
+
+function parseExecArgs(argv: string[]) {
+  const { values } = parseOptions(argv, {
+    workspace: { type: 'string', short: 'w' },
+    'max-file-bytes': { type: 'string' },
+    'no-redact': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  const engineOptions: Partial<MemoryEngineOptions> = {};
+  if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
+  if (values['no-redact']) engineOptions.redactSecrets = false;
+  return { help: values.help === true, workspace: values.workspace, engineOptions };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** An error as one line for the user's terminal: its message, never its stack. */
+export function oneLine(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split('\n')[0] ?? '';
+}
