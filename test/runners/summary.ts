@@ -10,6 +10,9 @@ export function summaryLine(suite: string, counts: Counts): string {
   return `${suite}: ${counts.passed} passed, ${counts.failed} failed${pending}`;
 }
 
+/** First line test/integration/index.ts prints in the extension host; output before it is workbench noise. */
+export const passStartMarker = 'integration pass ';
+
 /** Marker printed by test/integration/index.ts inside the extension host, parsed by the runner. */
 export const resultMarker = '@@claude-memory-test-result@@';
 

@@ -21,8 +21,14 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const sampleWorkspace = path.join(repoRoot, 'test', 'fixtures', 'sample-workspace');
 
-/** Git-ignored folder holding every run's HOME, settings, logs and workspace copy. */
-export const testRunsRoot = path.join(repoRoot, '.test-runs');
+/**
+ * Git-ignored folder holding every run's HOME, settings, logs and workspace copy. code-server puts
+ * a unix socket in the run's user-data folder and socket paths are limited to 107 bytes, so a
+ * clone in a deep folder uses a folder under the system temp directory instead.
+ */
+export const testRunsRoot =
+  process.env.CLAUDE_MEMORY_TEST_RUNS ??
+  (path.join(repoRoot, '.test-runs').length <= 48 ? path.join(repoRoot, '.test-runs') : path.join(os.tmpdir(), 'cwm-test-runs'));
 
 export const screenshotsDir = path.join(repoRoot, 'test-results', 'screenshots');
 
@@ -48,7 +54,7 @@ export interface RunDirs {
 
 /** A fresh, isolated folder for one code-server run, with everything the process may write inside. */
 export function makeRunDirs(kind: string): RunDirs {
-  const id = `${kind}-${Date.now().toString(36)}-${crypto.randomBytes(3).toString('hex')}`;
+  const id = `${kind}-${crypto.randomBytes(4).toString('hex')}`;
   const root = path.join(testRunsRoot, id);
   // Unix socket paths (vscode-ipc-<uuid>.sock, ~50 bytes) must stay under 107 bytes in total.
   const tmp = root.length + 55 < 100 ? path.join(root, 'tmp') : fs.mkdtempSync(path.join(os.tmpdir(), 'cwm-'));
