@@ -1,0 +1,122 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { startMockMessagesApi, type MockMessagesApi, type MockStep, type MockTurn } from '../../support/mockMessagesApi';
+
+const KEY = 'sk-ant-api03-CLI-RUN-TEST-KEY-9q8w7e6r5t';
+const repoRoot = path.resolve(__dirname, '../../../..');
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('claude-memory run (spawned CLI against the scripted API)', function () {
+  let tmp: string;
+  let cli: string;
+  let workspace: string;
+  let server: MockMessagesApi | undefined;
+
+  before(async function () {
+    this.timeout(60000);
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-run-test-'));
+    // The same bundle as `npm run build` makes, built fresh into a temp dir (dist/ may be stale).
+    cli = path.join(tmp, 'cli.js');
+    await esbuild.build({
+      entryPoints: [path.join(repoRoot, 'src/cli/main.ts')],
+      outfile: cli,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      logLevel: 'silent',
+    });
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  beforeEach(() => {
+    workspace = fs.mkdtempSync(path.join(tmp, 'ws-'));
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  async function run(script: MockStep[], args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
+    server = await startMockMessagesApi(script);
+    const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tmp };
+    for (const [k, v] of Object.entries({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, ...env })) if (v !== undefined) childEnv[k] = v;
+    const child = spawn(process.execPath, [cli, 'run', '--workspace', workspace, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.ok(!stdout.includes(KEY) && !stderr.includes(KEY), 'the API key must never be printed');
+    return { code, stdout, stderr };
+  }
+
+  const createThenAnswer: MockTurn[] = [
+    { content: [{ type: 'text', text: 'Saving.' }, { type: 'tool_use', input: { command: 'create', path: '/memories/todo.md', file_text: '- ship\n' } }] },
+    { content: [{ type: 'text', text: 'Saved your todo.' }] },
+  ];
+
+  it('streams text to stdout, one line per memory operation to stderr, and exits 0', async () => {
+    const r = await run(createThenAnswer, ['--model', 'claude-cli-model', 'Remember', 'to ship']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Saving.Saved your todo.\n');
+    assert.equal(r.stderr, '[memory] created /memories/todo.md\n');
+    assert.equal(fs.readFileSync(path.join(workspace, '.claude-memories', 'todo.md'), 'utf8'), '- ship\n');
+    const body = server!.requests[0].body as { model: string; messages: Array<{ content: Array<{ text: string }> }> };
+    assert.equal(body.model, 'claude-cli-model');
+    assert.equal(body.messages[0].content[0].text, 'Remember to ship');
+  });
+
+  it('writes one JSON event per line with --json', async () => {
+    const r = await run(createThenAnswer, ['--json', 'Remember to ship']);
+    assert.equal(r.code, 0, r.stderr);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; summary?: string });
+    assert.deepEqual(events.filter((e) => e.type === 'tool_end').map((e) => e.summary), ['created /memories/todo.md']);
+    assert.equal(events.at(-1)!.type, 'done');
+  });
+
+  it('stops at --max-turns with a one-line reason', async () => {
+    const view = { content: [{ type: 'tool_use' as const, input: { command: 'view', path: '/memories' } }] };
+    const r = await run([view, view], ['--max-turns', '1', 'loop']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^\[memory\] viewed \/memories \(0 entries\)\nclaude-memory run: Stopped after 1 model turns/);
+    assert.equal(server!.requests.length, 1);
+  });
+
+  it('fails with one line and no request when ANTHROPIC_API_KEY is missing', async () => {
+    const r = await run(createThenAnswer, ['hi'], { ANTHROPIC_API_KEY: undefined });
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr, 'claude-memory run: ANTHROPIC_API_KEY is not set: export your Anthropic API key and run again.\n');
+    assert.equal(server!.requests.length, 0);
+  });
+
+  it('fails with one line, no stack, on an auth error', async () => {
+    const r = await run([{ ...createThenAnswer[0], faults: [{ type: 'status', status: 401, message: `invalid x-api-key ${KEY}` }] }], ['hi']);
+    assert.equal(r.code, 1);
+    assert.equal(r.stderr.split('\n').filter(Boolean).length, 1);
+    assert.match(r.stderr, /^claude-memory run: The Anthropic API rejected the API key \(401\)/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+  });
+
+  it('says it gave up after the retries on a persistent 529', async () => {
+    const r = await run([{ ...createThenAnswer[1], faults: [{ type: 'status', status: 529, times: Infinity }] }], ['hi']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^claude-memory run: The Anthropic API is overloaded \(529\) and the request was given up after 2 retries/);
+    assert.equal(server!.requests.length, 3);
+  });
+
+  it('exits 2 with usage on a missing prompt', async () => {
+    const r = await run(createThenAnswer, []);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /a PROMPT is required/);
+    assert.match(r.stderr, /Usage: claude-memory run/);
+  });
+});
