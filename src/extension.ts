@@ -17,7 +17,11 @@ export interface ClaudeMemoryApi {
    * Only outside production (extension tests, development host): replaces the input boxes and
    * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
    */
-  readonly testing?: { setPrompts(prompts: UserPrompts | undefined): void };
+  readonly testing?: {
+    setPrompts(prompts: UserPrompts | undefined): void;
+    /** This extension's log folder; the output channel's file is in a sibling folder. */
+    readonly logUri: vscode.Uri;
+  };
 }
 
 export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
@@ -33,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const testing =
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
-      : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults) };
+      : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
   return { services, memoryTree: tree.provider, chat, testing };
 }
 

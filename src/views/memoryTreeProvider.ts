@@ -99,9 +99,11 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   private async readListing(store: MemoryStore, rel: string): Promise<MemoryNode[]> {
     let entries: [string, vscode.FileType][];
     try {
+      // A store that does not exist yet is the common case: stat first, since a failed
+      // readDirectory is logged by VS Code's disk provider.
+      if (rel === '') await vscode.workspace.fs.stat(store.rootUri);
       entries = await vscode.workspace.fs.readDirectory(store.fs.uriOf(rel));
     } catch (e) {
-      // A store that does not exist yet is simply empty.
       if (!(e instanceof vscode.FileSystemError && e.code === 'FileNotFound')) this.log.warn(`cannot list ${displayOf(rel)} in ${store.folder.name}: ${String(e)}`);
       return [];
     }
