@@ -38,6 +38,8 @@ export class InMemoryFileSystem implements MemoryFileSystem {
 
   /** Creates a symbolic link at `path` pointing to the store-relative `target`. */
   symlink(path: string, target: string): void {
+    const parts = split(path);
+    if (parts.length > 1) this.seedFolder(parts.slice(0, -1));
     const { parent, name } = this.parentFor(path, true);
     parent.children.set(name, { kind: 'link', target, mtime: this.tick() });
   }
@@ -45,8 +47,15 @@ export class InMemoryFileSystem implements MemoryFileSystem {
   /** Writes a file directly, creating folders (test setup; not logged). */
   seed(path: string, content: string | Uint8Array): void {
     const parts = split(path);
+    const dir = this.seedFolder(parts.slice(0, -1));
+    const data = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    dir.children.set(parts[parts.length - 1], { kind: 'file', data: data.slice(), mtime: this.tick() });
+  }
+
+  private seedFolder(parts: string[]): Extract<Node, { kind: 'dir' }> {
+    this.rootMissing = false;
     let dir = this.rootDir();
-    for (const part of parts.slice(0, -1)) {
+    for (const part of parts) {
       let next = dir.children.get(part);
       if (next === undefined) {
         next = { kind: 'dir', children: new Map(), mtime: this.tick() };
@@ -55,8 +64,7 @@ export class InMemoryFileSystem implements MemoryFileSystem {
       if (next.kind !== 'dir') throw new Error(`seed: ${part} is not a folder`);
       dir = next;
     }
-    const data = typeof content === 'string' ? new TextEncoder().encode(content) : content;
-    dir.children.set(parts[parts.length - 1], { kind: 'file', data: data.slice(), mtime: this.tick() });
+    return dir;
   }
 
   /** Raw bytes of a file (test assertions), or undefined. Follows no links. */
