@@ -37,8 +37,15 @@ function attributeSafe(name: string, value: string): string {
   return value;
 }
 
+// `webview.cspSource` may list several sources ("'self' https://*.vscode-cdn.net"): spaces and
+// single quotes are fine there, but a `;` would add a directive and `"`/`<` would leave the attribute.
+function cspSourceSafe(value: string): string {
+  if (value.trim() === '' || /["<>;,`\r\n]/.test(value)) throw new Error('chat HTML: unsafe cspSource');
+  return value;
+}
+
 export function buildChatHtml(resources: ChatHtmlResources, nonce: string = createNonce()): string {
-  const csp = chatContentSecurityPolicy(attributeSafe('cspSource', resources.cspSource), attributeSafe('nonce', nonce));
+  const csp = chatContentSecurityPolicy(cspSourceSafe(resources.cspSource), attributeSafe('nonce', nonce));
   const script = attributeSafe('scriptUri', resources.scriptUri);
   const style = attributeSafe('styleUri', resources.styleUri);
   const codicons = attributeSafe('codiconsUri', resources.codiconsUri);

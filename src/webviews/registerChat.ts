@@ -20,6 +20,8 @@ export interface ChatApi {
   /** Fires after every change of the conversation. */
   readonly onDidChange: vscode.Event<void>;
   send(prompt: string): Promise<ChatSendResult>;
+  /** What the error's Retry button does. */
+  retry(): Promise<ChatSendResult>;
   stop(): void;
   newChat(): Promise<void>;
   /** Resolves once no answer is running. */
@@ -74,6 +76,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     snapshot: () => controller.snapshot(),
     onDidChange: changed.event,
     send: (prompt) => controller.send(prompt),
+    retry: () => controller.retry(),
     stop: () => controller.stop(),
     newChat: () => controller.newChat(),
     whenIdle: () => controller.whenIdle(),

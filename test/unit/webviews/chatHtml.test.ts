@@ -65,6 +65,13 @@ describe('chat webview HTML', () => {
     assert.ok(Buffer.from(nonce, 'base64').length >= 16, 'at least 128 bits');
   });
 
+  it('accepts a cspSource that lists several sources', () => {
+    const many = "'self' https://*.vscode-cdn.net";
+    const csp = directives(cspOf(buildChatHtml({ ...resources, cspSource: many }, 'n')));
+    assert.deepEqual(csp.get('style-src'), ["'self'", 'https://*.vscode-cdn.net']);
+    assert.deepEqual(csp.get('script-src'), ["'nonce-n'"]);
+  });
+
   it('builds the CSP from the source and nonce alone', () => {
     assert.equal(
       chatContentSecurityPolicy(CSP_SOURCE, 'N'),
@@ -74,7 +81,8 @@ describe('chat webview HTML', () => {
 
   it('refuses resource values that would break out of an attribute', () => {
     assert.throws(() => buildChatHtml({ ...resources, scriptUri: 'x" onload="alert(1)' }), /unsafe scriptUri/);
-    assert.throws(() => buildChatHtml({ ...resources, cspSource: "https://a 'unsafe-inline'" }), /unsafe cspSource/);
+    assert.throws(() => buildChatHtml({ ...resources, cspSource: "https://a; script-src 'unsafe-inline'" }), /unsafe cspSource/);
+    assert.throws(() => buildChatHtml({ ...resources, cspSource: 'https://a"><script>' }), /unsafe cspSource/);
     assert.throws(() => buildChatHtml(resources, 'a"b'), /unsafe nonce/);
   });
 

@@ -1,0 +1,231 @@
+// The chat inside the real extension host, against the scripted Messages API on loopback: a round
+// trip that writes a memory file, Stop during a slow answer, and the missing/rejected-key errors.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ClaudeMemoryApi } from '../../src/extension';
+import type { ChatEntry, ChatSnapshot } from '../../src/webviews/protocol';
+import { startMockMessagesApi, type MockMessagesApi, type MockStep } from '../support/mockMessagesApi';
+
+const extensionId = 'claude-workspace-memory.claude-workspace-memory';
+const FAKE_KEY = 'sk-ant-test-chat-integration-0000000000';
+
+let api: ClaudeMemoryApi;
+let mock: MockMessagesApi | undefined;
+
+/** Resolves when `predicate` holds for the chat (checked after each change), or fails after 15 s. */
+function waitForChat(predicate: (s: ChatSnapshot) => boolean, what: string): Promise<ChatSnapshot> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const snapshot = api.chat.snapshot();
+      if (!predicate(snapshot)) return false;
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(snapshot);
+      return true;
+    };
+    const timer = setTimeout(() => {
+      subscription.dispose();
+      reject(new Error(`timed out waiting for: ${what}\n${JSON.stringify(api.chat.snapshot(), null, 1)}`));
+    }, 15_000);
+    const subscription = api.chat.onDidChange(() => void check());
+    check();
+  });
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for: ${what}`);
+}
+
+/** Starts a scripted server and points the extension at it (user settings, as a person would). */
+async function serve(script: MockStep[], options: { apiKey?: string } = {}): Promise<MockMessagesApi> {
+  mock = await startMockMessagesApi(script, options);
+  await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', mock.url, vscode.ConfigurationTarget.Global);
+  await waitFor(() => api.services.settings.get('apiBaseUrl') === mock!.url, 'the extension reads the new apiBaseUrl');
+  return mock;
+}
+
+/** Stores a key through the real "Set API Key" command, answering its input box. */
+async function setKeyWithCommand(key: string): Promise<void> {
+  api.testing!.setPrompts({ inputBox: async () => key, confirm: async () => true, pickWorkspaceFolder: async () => undefined });
+  try {
+    await vscode.commands.executeCommand('claudeMemory.setApiKey');
+  } finally {
+    api.testing!.setPrompts(undefined);
+  }
+  assert.strictEqual(await api.services.apiKey.get(), key);
+}
+
+function memoryFileUri(name: string): vscode.Uri {
+  const store = api.services.stores.primary();
+  assert.ok(store, 'the workspace has a memory store');
+  return vscode.Uri.joinPath(store.rootUri, name);
+}
+
+function ofKind<K extends ChatEntry['kind']>(s: ChatSnapshot, kind: K): Extract<ChatEntry, { kind: K }>[] {
+  return s.entries.filter((e): e is Extract<ChatEntry, { kind: K }> => e.kind === kind);
+}
+
+suite('chat', () => {
+  suiteSetup(async () => {
+    const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
+    assert.ok(extension);
+    api = await extension.activate();
+    assert.ok(api.testing, 'the test API is available outside production');
+    // The environment fallback would hide the missing-key case; tests own the key.
+    delete process.env.ANTHROPIC_API_KEY;
+    await setKeyWithCommand(FAKE_KEY);
+  });
+
+  teardown(async () => {
+    api.chat.stop();
+    await api.chat.whenIdle();
+    await api.chat.newChat();
+    await mock?.close();
+    mock = undefined;
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('Ask Claude sends to the chat view, writes the memory file and shows its card', async () => {
+    const server = await serve([
+      { content: [{ type: 'text', text: 'Let me check my memory.' }, { type: 'tool_use', input: { command: 'view', path: '/memories' } }] },
+      {
+        content: [
+          { type: 'tool_use', input: { command: 'create', path: '/memories/chat-roundtrip.md', file_text: '# Facts\n- favourite colour: teal\n' } },
+        ],
+      },
+      { content: [{ type: 'text', text: 'Noted: your favourite colour is **teal**.' }] },
+    ]);
+    const touched: string[] = [];
+    const subscription = api.services.memoryActivity.onDidTouch((t) => touched.push(t.path));
+    let result;
+    try {
+      result = (await vscode.commands.executeCommand('claudeMemory.ask', 'Remember that my favourite colour is teal.')) as
+        | { started: boolean; outcome?: { ok: boolean; turns: number } }
+        | undefined;
+    } finally {
+      subscription.dispose();
+    }
+    assert.ok(result?.started, 'the question was sent');
+    assert.strictEqual(result.outcome?.ok, true);
+    assert.strictEqual(result.outcome?.turns, 3);
+    assert.strictEqual(server.requests.length, 3);
+    // SDK 1.14 sends the key as a bearer token; older ones used x-api-key.
+    const auth = server.requests[0].headers;
+    assert.ok(auth.authorization === `Bearer ${FAKE_KEY}` || auth['x-api-key'] === FAKE_KEY, 'the stored key was used');
+
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(memoryFileUri('chat-roundtrip.md')));
+    assert.strictEqual(text, '# Facts\n- favourite colour: teal\n');
+
+    const snapshot = api.chat.snapshot();
+    assert.deepStrictEqual(ofKind(snapshot, 'user').map((e) => e.text), ['Remember that my favourite colour is teal.']);
+    const cards = ofKind(snapshot, 'tool').map(({ command, path, status, summary }) => ({ command, path, status, summary }));
+    assert.deepStrictEqual(cards, [
+      { command: 'view', path: '/memories', status: 'ok', summary: cards[0].summary },
+      { command: 'create', path: '/memories/chat-roundtrip.md', status: 'ok', summary: 'created /memories/chat-roundtrip.md' },
+    ]);
+    assert.match(cards[0].summary ?? '', /^viewed \/memories/);
+    assert.deepStrictEqual(
+      ofKind(snapshot, 'assistant').map((e) => [e.markdown, e.streaming]),
+      [['Let me check my memory.', false], ['Noted: your favourite colour is **teal**.', false]],
+    );
+    // One token line per model request, and a session total that is their sum.
+    const usages = ofKind(snapshot, 'usage').map((e) => e.usage);
+    assert.strictEqual(usages.length, 3);
+    assert.strictEqual(snapshot.status.requests, 3);
+    assert.strictEqual(snapshot.status.totals.output_tokens, usages.reduce((n, u) => n + u.output_tokens, 0));
+    assert.strictEqual(snapshot.status.totals.input_tokens, server.requests.reduce((n, r) => n + (r.usage?.input_tokens ?? 0), 0));
+    assert.strictEqual(snapshot.status.running, false);
+    // The tree was told about each memory operation (it reveals the touched file).
+    assert.deepStrictEqual(touched, ['/memories', '/memories/chat-roundtrip.md']);
+    // Ask Claude revealed the chat: its webview was created and completed the handshake.
+    await waitFor(() => api.chat.isWebviewReady(), 'the chat webview says ready');
+  });
+
+  test('Stop cancels a slow answer at once and keeps the conversation usable', async () => {
+    const answer = 'This answer takes a very long time to finish writing…';
+    const server = await serve([
+      // The first request streams the start of the answer, then hangs; a faulted request does not
+      // consume its turn, so the next request gets the whole answer.
+      { content: [{ type: 'text', text: answer }], faults: [{ type: 'hang', afterEvents: 4 }] },
+    ]);
+    const pending = api.chat.send('Write something long.');
+    await waitForChat((s) => ofKind(s, 'assistant').some((e) => e.markdown.length > 0), 'streamed text of the slow answer');
+    assert.strictEqual(api.chat.snapshot().status.running, true);
+
+    const stopped = performance.now();
+    await vscode.commands.executeCommand('claudeMemory.chat.stop');
+    const result = await pending;
+    console.log(`    answer ended ${(performance.now() - stopped).toFixed(0)} ms after Stop`);
+
+    assert.ok(result.started);
+    assert.strictEqual(result.outcome.ok, false);
+    assert.strictEqual(result.outcome.error?.kind, 'cancelled');
+    const snapshot = api.chat.snapshot();
+    assert.strictEqual(snapshot.status.running, false);
+    const last = snapshot.entries.at(-1);
+    assert.strictEqual(last?.kind, 'notice');
+    assert.match(last.kind === 'notice' ? last.text : '', /^Stopped/);
+    assert.ok(ofKind(snapshot, 'assistant').every((e) => !e.streaming), 'no entry is left streaming');
+    assert.strictEqual(ofKind(snapshot, 'error').length, 0, 'a stop is not shown as an error');
+
+    // The next message works (the cancelled request left no half-written history behind).
+    const next = await api.chat.send('Are you there?');
+    assert.ok(next.started && next.outcome.ok);
+    assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, answer);
+    assert.strictEqual(server.served, 1);
+    assert.strictEqual((server.requests[1].body.messages as unknown[]).length, 1, 'the stopped prompt is not in the history twice');
+  });
+
+  test('a missing key shows an error with "Set API Key"; after setting one, Retry sends the message', async () => {
+    const server = await serve([{ content: [{ type: 'text', text: 'Hello with a key.' }] }]);
+    await api.services.apiKey.clear();
+    try {
+      const result = await api.chat.send('Hello?');
+      assert.ok(result.started);
+      assert.strictEqual(result.outcome.error?.kind, 'missing_key');
+      assert.strictEqual(server.requests.length, 0, 'nothing was sent without a key');
+      const error = api.chat.snapshot().entries.at(-1);
+      assert.strictEqual(error?.kind, 'error');
+      assert.deepStrictEqual(error.kind === 'error' && error.actions, ['setApiKey']);
+      assert.match(error.kind === 'error' ? error.message : '', /API key/);
+    } finally {
+      await setKeyWithCommand(FAKE_KEY);
+    }
+    const retried = await api.chat.retry();
+    assert.ok(retried.started && retried.outcome.ok);
+    assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'user').map((e) => e.text), ['Hello?', 'Hello?']);
+    assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, 'Hello with a key.');
+  });
+
+  test('a rejected key shows the API\'s refusal with "Set API Key", and never the key', async () => {
+    await serve([{ content: [{ type: 'text', text: 'unreachable' }] }], { apiKey: 'sk-ant-the-only-valid-key-0000000000' });
+    const result = await api.chat.send('Hi');
+    assert.ok(result.started);
+    assert.strictEqual(result.outcome.error?.kind, 'auth');
+    const error = api.chat.snapshot().entries.at(-1);
+    assert.strictEqual(error?.kind, 'error');
+    assert.deepStrictEqual(error.kind === 'error' && error.actions, ['setApiKey']);
+    assert.ok(!JSON.stringify(api.chat.snapshot()).includes(FAKE_KEY), 'the key is nowhere in the transcript');
+  });
+
+  test('New Chat forgets the conversation: the next request carries no earlier messages', async () => {
+    const server = await serve([
+      { content: [{ type: 'text', text: 'First.' }] },
+      { content: [{ type: 'text', text: 'Fresh.' }] },
+    ]);
+    assert.ok((await api.chat.send('one')).started);
+    await vscode.commands.executeCommand('claudeMemory.chat.new');
+    assert.deepStrictEqual(api.chat.snapshot().entries, []);
+    assert.strictEqual(api.chat.snapshot().status.requests, 0);
+    assert.ok((await api.chat.send('two')).started);
+    const messages = server.requests[1].body.messages as unknown[];
+    assert.strictEqual(messages.length, 1, 'only the new prompt was sent');
+  });
+});
