@@ -1,0 +1,133 @@
+// WorkspaceMemoryFileSystem over a non-file scheme (an in-memory FileSystemProvider, as a remote
+// or virtual workspace would be): the engine works through it, errors map to FsError codes, and
+// paths that are not canonical store paths are refused before they reach VS Code.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { FsError, FileType } from '../../src/core/memory/fileSystem';
+import { MemoryEngine } from '../../src/core/memory/engine';
+import { WorkspaceMemoryFileSystem } from '../../src/platform/workspaceFileSystem';
+
+type Entry = { type: vscode.FileType.File; data: Uint8Array; mtime: number } | { type: vscode.FileType.Directory; mtime: number };
+
+/** Just enough of a file system provider: flat map of paths, VS Code's own FileSystemErrors. */
+class MapFileSystemProvider implements vscode.FileSystemProvider {
+  readonly entries = new Map<string, Entry>([['/', { type: vscode.FileType.Directory, mtime: Date.now() }]]);
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    const e = this.get(uri);
+    return { type: e.type, ctime: e.mtime, mtime: e.mtime, size: e.type === vscode.FileType.File ? e.data.length : 0 };
+  }
+  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] {
+    if (this.get(uri).type !== vscode.FileType.Directory) throw vscode.FileSystemError.FileNotADirectory(uri);
+    const prefix = uri.path === '/' ? '/' : `${uri.path}/`;
+    return [...this.entries].filter(([p]) => p !== prefix && p.startsWith(prefix) && !p.slice(prefix.length).includes('/')).map(([p, e]) => [p.slice(prefix.length), e.type]);
+  }
+  createDirectory(uri: vscode.Uri): void {
+    this.parent(uri);
+    if (this.entries.has(uri.path)) throw vscode.FileSystemError.FileExists(uri);
+    this.entries.set(uri.path, { type: vscode.FileType.Directory, mtime: Date.now() });
+  }
+  readFile(uri: vscode.Uri): Uint8Array {
+    const e = this.get(uri);
+    if (e.type !== vscode.FileType.File) throw vscode.FileSystemError.FileIsADirectory(uri);
+    return e.data;
+  }
+  writeFile(uri: vscode.Uri, data: Uint8Array, options: { create: boolean; overwrite: boolean }): void {
+    this.parent(uri);
+    const e = this.entries.get(uri.path);
+    if (e?.type === vscode.FileType.Directory) throw vscode.FileSystemError.FileIsADirectory(uri);
+    if (!e && !options.create) throw vscode.FileSystemError.FileNotFound(uri);
+    if (e && !options.overwrite) throw vscode.FileSystemError.FileExists(uri);
+    this.entries.set(uri.path, { type: vscode.FileType.File, data, mtime: Date.now() });
+  }
+  delete(uri: vscode.Uri): void {
+    this.get(uri);
+    for (const p of [...this.entries.keys()]) if (p === uri.path || p.startsWith(`${uri.path}/`)) this.entries.delete(p);
+  }
+  rename(from: vscode.Uri, to: vscode.Uri, options: { overwrite: boolean }): void {
+    this.get(from);
+    this.parent(to);
+    if (this.entries.has(to.path) && !options.overwrite) throw vscode.FileSystemError.FileExists(to);
+    for (const [p, e] of [...this.entries]) {
+      if (p === from.path || p.startsWith(`${from.path}/`)) {
+        this.entries.delete(p);
+        this.entries.set(to.path + p.slice(from.path.length), e);
+      }
+    }
+  }
+  private get(uri: vscode.Uri): Entry {
+    const e = this.entries.get(uri.path === '' ? '/' : uri.path);
+    if (!e) throw vscode.FileSystemError.FileNotFound(uri);
+    return e;
+  }
+  private parent(uri: vscode.Uri): void {
+    const parent = uri.path.slice(0, uri.path.lastIndexOf('/')) || '/';
+    if (this.entries.get(parent)?.type !== vscode.FileType.Directory) throw vscode.FileSystemError.FileNotFound(uri.with({ path: parent }));
+  }
+}
+
+suite('WorkspaceMemoryFileSystem on a virtual scheme', () => {
+  const scheme = 'cwm-test';
+  const provider = new MapFileSystemProvider();
+  let registration: vscode.Disposable;
+  const root = vscode.Uri.from({ scheme, path: '/project/.claude-memories' });
+
+  suiteSetup(() => {
+    registration = vscode.workspace.registerFileSystemProvider(scheme, provider);
+    provider.entries.set('/project', { type: vscode.FileType.Directory, mtime: Date.now() });
+  });
+  suiteTeardown(() => registration.dispose());
+
+  test('the memory engine runs through it', async () => {
+    const engine = new MemoryEngine(new WorkspaceMemoryFileSystem(root));
+    const create = await engine.execute({ command: 'create', path: '/memories/notes/a.md', file_text: 'line one\nline two\n' });
+    assert.strictEqual(create.is_error, false, JSON.stringify(create.content));
+    const view = await engine.execute({ command: 'view', path: '/memories/notes/a.md' });
+    assert.match(String(view.content), /^Here's the content of \/memories\/notes\/a\.md with line numbers:\n {5}1\tline one\n {5}2\tline two/);
+    const rename = await engine.execute({ command: 'rename', old_path: '/memories/notes/a.md', new_path: '/memories/b.md' });
+    assert.strictEqual(rename.content, 'Successfully renamed /memories/notes/a.md to /memories/b.md');
+    assert.ok(provider.entries.has('/project/.claude-memories/b.md'));
+    const del = await engine.execute({ command: 'delete', path: '/memories/notes' });
+    assert.strictEqual(del.content, 'Successfully deleted /memories/notes');
+    assert.deepStrictEqual([...provider.entries.keys()].filter((p) => p.startsWith('/project/')).sort(), ['/project/.claude-memories', '/project/.claude-memories/b.md']);
+  });
+
+  test('maps FileSystemErrors to FsError codes and keeps writeFile from creating parents', async () => {
+    const fs = new WorkspaceMemoryFileSystem(root);
+    await fs.createDirectory('');
+    const code = async (op: Promise<unknown>) => op.then(() => 'ok', (e: unknown) => (e instanceof FsError ? e.code : `not an FsError: ${String(e)}`));
+    assert.strictEqual(await code(fs.stat('missing.md')), 'FileNotFound');
+    assert.strictEqual(await code(fs.writeFile('no/such/dir.md', new Uint8Array([1]))), 'FileNotFound');
+    assert.ok(!provider.entries.has('/project/.claude-memories/no'), 'writeFile created a parent folder');
+    await fs.writeFile('x.md', new Uint8Array([1]));
+    await fs.writeFile('y.md', new Uint8Array([2]));
+    assert.strictEqual(await code(fs.rename('x.md', 'y.md', { overwrite: false })), 'FileExists');
+    await fs.delete('y.md', { recursive: false });
+    assert.strictEqual(await code(fs.readFile('')), 'FileIsADirectory');
+    const [entry] = (await fs.readDirectory('')).filter(([n]) => n === 'x.md');
+    assert.deepStrictEqual(entry, ['x.md', FileType.File]);
+  });
+
+  test('refuses non-canonical paths before touching the provider', async () => {
+    const fs = new WorkspaceMemoryFileSystem(root);
+    for (const bad of ['../escape.md', '/etc/passwd', 'a\\b', 'a//b', './a', 'a/..']) {
+      await assert.rejects(fs.writeFile(bad, new Uint8Array([1])), (e: unknown) => e instanceof FsError && e.code === 'NoPermissions', bad);
+    }
+    assert.ok(![...provider.entries.keys()].some((p) => p.includes('escape') || p === '/project/a'));
+  });
+
+  test('a read-only store refuses every change', async () => {
+    const fs = new WorkspaceMemoryFileSystem(root, { canWrite: () => false });
+    const before = [...provider.entries.keys()].sort();
+    for (const op of [fs.writeFile('r.md', new Uint8Array()), fs.createDirectory('d'), fs.delete('x.md', { recursive: false }), fs.rename('x.md', 'y.md', { overwrite: false })]) {
+      await assert.rejects(op, (e: unknown) => e instanceof FsError && e.code === 'NoPermissions');
+    }
+    assert.deepStrictEqual([...provider.entries.keys()].sort(), before);
+    assert.strictEqual((await fs.stat('x.md')).size, 1);
+  });
+});
