@@ -149,8 +149,9 @@ function fromMakefile(name: string, content: string | undefined): StartupSource 
   return { source: `${name} (make)`, commands };
 }
 
+/** Recipes (`name params: deps`), not assignments or settings (`x := y`, `set shell := ...`). */
 function fromJustfile(name: string, content: string | undefined): StartupSource {
-  const recipes = [...(content ?? '').matchAll(/^@?([A-Za-z][\w-]*)(?:[ \t]+[^:=\n]*)?:(?!=)/gm)].map((m) => m[1]);
+  const recipes = [...(content ?? '').matchAll(/^@?([A-Za-z][\w-]*)(?:[ \t]+[^:\n]*)?:(?!=)/gm)].map((m) => m[1]);
   return { source: `${name} (just)`, commands: recipes.map((r) => cmd(scriptPurpose(r), `just ${r}`)) };
 }
 
