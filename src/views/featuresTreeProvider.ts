@@ -44,7 +44,8 @@ export class FeaturesTreeProvider implements vscode.TreeDataProvider<FeatureNode
   async getChildren(node?: FeatureNode): Promise<FeatureNode[]> {
     if (!node) {
       const lists = await this.load();
-      if (lists.length === 1) return folderChildren(lists[0]);
+      // One folder without a checklist: an empty tree lets the view's welcome text (with its buttons) show.
+      if (lists.length === 1) return lists[0].state === 'missing' ? [] : folderChildren(lists[0]);
       return lists.map((checklist) => ({ kind: 'folder', checklist }));
     }
     if (node.kind === 'folder') return folderChildren(node.checklist);

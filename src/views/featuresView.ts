@@ -13,11 +13,19 @@ import { FeaturesTreeProvider, OPEN_FEATURE_COMMAND, passingLabel, type FeatureN
 
 export const FEATURES_VIEW_ID = 'claudeMemory.features';
 
-export function registerFeaturesView(services: ExtensionServices): vscode.Disposable {
+/** For the extension's test API: the view, its data, and what a checkbox tick does. */
+export interface FeaturesViewApi {
+  readonly view: vscode.TreeView<FeatureNode>;
+  readonly provider: FeaturesTreeProvider;
+  setPasses(items: ReadonlyArray<[FeatureNode, vscode.TreeItemCheckboxState]>): Promise<void>;
+}
+
+export function registerFeaturesView(services: ExtensionServices): { disposable: vscode.Disposable; api: FeaturesViewApi } {
   const provider = new FeaturesTreeProvider(() => services.stores.all());
   const view = vscode.window.createTreeView(FEATURES_VIEW_ID, { treeDataProvider: provider, manageCheckboxStateManually: true, showCollapseAll: true });
   const watchers = new FeatureFileWatchers(services, () => provider.refresh());
   const log = services.logger('features');
+  const tick = (items: ReadonlyArray<[FeatureNode, vscode.TreeItemCheckboxState]>) => setPasses(services, provider, items);
 
   // The view's header line and badge follow every refresh.
   const updateProgress = async () => showProgress(view, await provider.load());
@@ -26,7 +34,7 @@ export function registerFeaturesView(services: ExtensionServices): vscode.Dispos
     view,
     watchers,
     provider.onDidChangeTreeData(() => void updateProgress()),
-    view.onDidChangeCheckboxState((e) => void setPasses(services, provider, e.items).catch((err) => log.error(err))),
+    view.onDidChangeCheckboxState((e) => void tick(e.items).catch((err) => log.error(err))),
     vscode.commands.registerCommand(OPEN_FEATURE_COMMAND, (folder: vscode.Uri, id?: string) => openFeature(services, folder, id)),
     services.stores.onDidChange(() => {
       watchers.rebuild();
@@ -37,7 +45,7 @@ export function registerFeaturesView(services: ExtensionServices): vscode.Dispos
     }),
   ];
   void updateProgress();
-  return vscode.Disposable.from(...subscriptions);
+  return { disposable: vscode.Disposable.from(...subscriptions), api: { view, provider, setPasses: tick } };
 }
 
 function showProgress(view: vscode.TreeView<FeatureNode>, lists: FolderChecklist[]): void {

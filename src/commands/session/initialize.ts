@@ -10,7 +10,7 @@ import { isoDate, quoteBlock, renderTemplate } from '../../core/session/template
 import type { MemoryStore } from '../../platform/memoryStores';
 import type { ExtensionServices } from '../../platform/services';
 import { askProjectGoal } from './goalInput';
-import { openSessionFile, pickStore, sessionFileExists } from './storeFiles';
+import { chatWorksIn, openSessionFile, pickStore, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
 import { readWorkspaceRootFiles } from './workspaceFiles';
 
@@ -43,14 +43,16 @@ export async function initializeProjectMemory(
 
   const existing = await existingSessionFiles(store);
   if (existing.length > 0) {
-    await offerExistingMemory(store, existing);
+    offerExistingMemory(store, existing);
     return undefined;
   }
 
   const goal = args.goal?.trim() || (await askProjectGoal(store.folder.name));
   if (!goal) return undefined;
-  const draftWithClaude = args.draftWithClaude ?? (await askDraftWithClaude());
-  if (draftWithClaude === undefined) return undefined;
+  const wantsDraft = args.draftWithClaude ?? (await askDraftWithClaude());
+  if (wantsDraft === undefined) return undefined;
+  // Without the chat the goal's own list becomes the checklist, so it never stays empty.
+  const draftWithClaude = wantsDraft && chatWorksIn(services, store, 'Drafting the features with Claude');
 
   const [progressTemplate, startupTemplate, workspaceFiles] = await Promise.all([
     readTemplate(extensionUri, 'progress.md'),
@@ -95,19 +97,19 @@ async function existingSessionFiles(store: MemoryStore): Promise<SessionFileKey[
   return keys.filter((_, i) => exists[i]);
 }
 
-async function offerExistingMemory(store: MemoryStore, existing: SessionFileKey[]): Promise<void> {
+/** Not awaited: the command is over (nothing was written) whether or not the user answers. */
+function offerExistingMemory(store: MemoryStore, existing: SessionFileKey[]): void {
   const names = existing.map((k) => SESSION_FILES[k]).join(', ');
-  const choice = await vscode.window.showWarningMessage(
-    `Project memory already exists in "${store.folder.name}" (${names}); it was not overwritten.`,
-    'Open It',
-    'Resume Session',
-  );
-  if (choice === 'Open It') {
-    await vscode.commands.executeCommand('claudeMemory.features.focus');
-    await openSessionFile(store, existing.includes('progress') ? 'progress' : existing[0]);
-  } else if (choice === 'Resume Session') {
-    await vscode.commands.executeCommand('claudeMemory.resume', { folder: store.folder.uri });
-  }
+  void vscode.window
+    .showWarningMessage(`Project memory already exists in "${store.folder.name}" (${names}); it was not overwritten.`, 'Open It', 'Resume Session')
+    .then(async (choice) => {
+      if (choice === 'Open It') {
+        await vscode.commands.executeCommand('claudeMemory.features.focus');
+        await openSessionFile(store, existing.includes('progress') ? 'progress' : existing[0]);
+      } else if (choice === 'Resume Session') {
+        await vscode.commands.executeCommand('claudeMemory.resume', { folder: store.folder.uri });
+      }
+    });
 }
 
 async function askDraftWithClaude(): Promise<boolean | undefined> {

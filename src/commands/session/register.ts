@@ -4,14 +4,19 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionServices } from '../../platform/services';
-import { registerFeaturesView } from '../../views/featuresView';
+import { registerFeaturesView, type FeaturesViewApi } from '../../views/featuresView';
 import { initializeProjectMemory, type InitializeArgs } from './initialize';
 import { resumeSession, type ResumeArgs } from './resume';
 
-export function registerMultiSession(context: vscode.ExtensionContext, services: ExtensionServices): void {
+/** What the extension's API exposes of the multi-session feature (tests drive the view through it). */
+export interface MultiSessionApi {
+  readonly features: FeaturesViewApi;
+}
+
+export function registerMultiSession(context: vscode.ExtensionContext, services: ExtensionServices): MultiSessionApi {
   const log = services.logger('session');
   // Commands run from the palette, a tree item or another command; a failure is shown once, not thrown into the void.
-  const guarded = <A, R>(what: string, run: (args: A | undefined) => Promise<R>) => async (args?: A) => {
+  const guarded = <R>(what: string, run: (args: unknown) => Promise<R>) => async (args?: unknown) => {
     try {
       return await run(args);
     } catch (e) {
@@ -20,17 +25,19 @@ export function registerMultiSession(context: vscode.ExtensionContext, services:
       return undefined;
     }
   };
+  const features = registerFeaturesView(services);
   context.subscriptions.push(
-    registerFeaturesView(services),
+    features.disposable,
     vscode.commands.registerCommand(
       'claudeMemory.initialize',
-      guarded('Initializing project memory', (args: unknown) => initializeProjectMemory(context.extensionUri, services, commandArgs(args))),
+      guarded('Initializing project memory', (args) => initializeProjectMemory(context.extensionUri, services, commandArgs(args))),
     ),
     vscode.commands.registerCommand(
       'claudeMemory.resume',
-      guarded('Resuming the session', (args: unknown) => resumeSession(context.extensionUri, services, commandArgs(args))),
+      guarded('Resuming the session', (args) => resumeSession(context.extensionUri, services, commandArgs(args))),
     ),
   );
+  return { features: features.api };
 }
 
 /**

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { renderSessionRoutine } from '../../core/session/sessionRoutine';
 import type { ExtensionServices } from '../../platform/services';
-import { pickStore, readSessionFile, sessionFileExists } from './storeFiles';
+import { chatWorksIn, pickStore, readSessionFile, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
 
 export interface ResumeArgs {
@@ -18,13 +18,13 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
   const store = await pickStore(services, args.folder, 'Resume the session of which folder?');
   if (!store) return undefined;
   if (!(await sessionFileExists(store, 'progress')) && !(await sessionFileExists(store, 'features'))) {
-    const choice = await vscode.window.showInformationMessage(
-      `"${store.folder.name}" has no project memory yet (progress.md, features.json).`,
-      'Initialize Project Memory',
-    );
-    if (choice) await vscode.commands.executeCommand('claudeMemory.initialize', { folder: store.folder.uri });
+    // Not awaited: nothing is sent either way, and the offer may be answered later.
+    void vscode.window
+      .showInformationMessage(`"${store.folder.name}" has no project memory yet (progress.md, features.json).`, 'Initialize Project Memory')
+      .then((choice) => choice && vscode.commands.executeCommand('claudeMemory.initialize', { folder: store.folder.uri }));
     return undefined;
   }
+  if (!chatWorksIn(services, store, 'Resuming a session')) return undefined;
   const message = renderSessionRoutine({
     template: await readTemplate(extensionUri, 'session-routine.md'),
     now: new Date(),
