@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { PromptsHolder, type UserPrompts } from './commands/prompts';
 import { registerCommands } from './commands/register';
-import { registerMultiSession } from './commands/session/register';
+import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
 import { createServices } from './platform/createServices';
 import type { ExtensionServices } from './platform/services';
 import type { MemoryTreeProvider } from './views/memoryTreeProvider';
@@ -13,6 +13,8 @@ export interface ClaudeMemoryApi {
   readonly services: ExtensionServices;
   readonly memoryTree: MemoryTreeProvider;
   readonly chat: ChatApi;
+  /** Initialize/Resume and the Features view. */
+  readonly multiSession: MultiSessionApi;
   /**
    * Only outside production (extension tests, development host): replaces the input boxes and
    * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
@@ -31,14 +33,14 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const tree = registerMemoryTree(context, services);
   registerCommands(context, services, tree, prompts);
   const chat = registerChat(context, services);
-  registerMultiSession(context, services);
+  const multiSession = registerMultiSession(context, services);
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);
   const testing =
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
       : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, chat, testing };
+  return { services, memoryTree: tree.provider, chat, multiSession, testing };
 }
 
 export function deactivate(): void {}
