@@ -23,3 +23,12 @@ export function formatSize(bytes: number): string {
 export function numberLine(lineNumber: number, line: string): string {
   return `${String(lineNumber).padStart(6, ' ')}\t${line}`;
 }
+
+/**
+ * Two sizes for one sentence ("would make it X, over the limit of Y"): human-readable, but in
+ * exact bytes when rounding would make them look equal.
+ */
+export function formatSizePair(a: number, b: number): [string, string] {
+  const [fa, fb] = [formatSize(a), formatSize(b)];
+  return fa === fb ? [`${a} bytes`, `${b} bytes`] : [fa, fb];
+}

@@ -5,7 +5,7 @@
  * (so a stale high total never refuses a write that actually fits).
  */
 import { MemoryError } from './errors';
-import { formatSize } from './format';
+import { formatSizePair } from './format';
 import { messages } from './messages';
 
 export class QuotaTracker {
@@ -33,7 +33,7 @@ export class QuotaTracker {
     if (!fresh) await this.remeasure();
     const after = this.current() + delta;
     if (after > this.quotaBytes) {
-      throw new MemoryError(messages.quotaExceeded(formatSize(after), formatSize(this.quotaBytes)));
+      throw new MemoryError(messages.quotaExceeded(...formatSizePair(after, this.quotaBytes)));
     }
   }
 

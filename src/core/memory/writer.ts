@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from './context';
 import { MemoryError } from './errors';
-import { formatSize } from './format';
+import { formatSizePair } from './format';
 import { messages } from './messages';
 import { displayOf, parentOf } from './paths';
 import { redactSecrets, summarizeRedactions } from './redaction';
@@ -46,7 +46,7 @@ export async function writeText(ctx: CommandContext, write: TextWrite): Promise<
   const bytes = encodeText(text, write.bom);
   if (bytes.length > ctx.options.maxFileBytes) {
     throw new MemoryError(
-      messages.fileTooLarge(displayOf(write.rel), formatSize(bytes.length), formatSize(ctx.options.maxFileBytes)),
+      messages.fileTooLarge(displayOf(write.rel), ...formatSizePair(bytes.length, ctx.options.maxFileBytes)),
     );
   }
   await ctx.guards.checkWrite(write.command, write.rel, write.before, text);
