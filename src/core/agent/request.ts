@@ -11,25 +11,25 @@
 import type {
   BetaCacheControlEphemeral,
   BetaContentBlockParam,
-  BetaContextManagementConfig,
   BetaMessageParam,
   BetaTextBlockParam,
   BetaToolUnion,
   MessageCreateParamsBase,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { MEMORY_TOOL } from '../memory/types';
+import { planClearing, type ClearingPlan } from './clearing';
 import type { AgentOptions } from './options';
 
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
 /**
- * Context editing defaults, chosen with bench/agent: clear once the prompt passes 30k tokens,
- * keep the 4 most recent memory calls, and only when at least 10k tokens go (a clear breaks the
- * cache from the first cleared result on, so small clears cost more than they save).
+ * Context editing defaults, chosen with bench/agent (see clearing.ts for the batching): the API
+ * clears once the prompt passes 20k tokens; the 2 newest memory calls always stay; the frontier
+ * moves in batches of at least 8k tokens, which is also the API's clear_at_least.
  */
-export const DEFAULT_CLEAR_TRIGGER_TOKENS = 30_000;
-export const DEFAULT_CLEAR_KEEP_TOOL_USES = 4;
-export const DEFAULT_CLEAR_AT_LEAST_TOKENS = 10_000;
+export const DEFAULT_CLEAR_TRIGGER_TOKENS = 20_000;
+export const DEFAULT_CLEAR_KEEP_TOOL_USES = 2;
+export const DEFAULT_CLEAR_AT_LEAST_TOKENS = 8_000;
 
 const EPHEMERAL: BetaCacheControlEphemeral = { type: 'ephemeral' };
 
@@ -37,6 +37,10 @@ export type StreamRequestBody = MessageCreateParamsBase & { messages: BetaMessag
 
 export function buildRequest(history: readonly BetaMessageParam[], options: AgentOptions): StreamRequestBody {
   const caching = options.promptCaching;
+  const clearAtLeast = options.contextEditingClearAtLeast ?? DEFAULT_CLEAR_AT_LEAST_TOKENS;
+  const plan = options.contextEditing
+    ? planClearing(history, options.contextEditingKeep ?? DEFAULT_CLEAR_KEEP_TOOL_USES, clearAtLeast)
+    : undefined;
   const system: BetaTextBlockParam[] | undefined = options.system
     ? [{ type: 'text', text: options.system, ...(caching ? { cache_control: EPHEMERAL } : {}) }]
     : undefined;
@@ -47,29 +51,23 @@ export function buildRequest(history: readonly BetaMessageParam[], options: Agen
     model: options.model,
     max_tokens: options.maxTokens,
     tools: [tool],
-    messages: caching
-      ? withMovingBreakpoints(history, options.contextEditing ? (options.contextEditingKeep ?? DEFAULT_CLEAR_KEEP_TOOL_USES) : undefined)
-      : [...history],
+    messages: caching ? withMovingBreakpoints(history, plan) : [...history],
   };
   if (system) body.system = system;
-  if (options.contextEditing) {
-    body.context_management = contextManagement(options);
+  if (plan) {
+    body.context_management = {
+      edits: [
+        {
+          type: 'clear_tool_uses_20250919',
+          trigger: { type: 'input_tokens', value: options.contextEditingTrigger ?? DEFAULT_CLEAR_TRIGGER_TOKENS },
+          keep: { type: 'tool_uses', value: plan.keep },
+          clear_at_least: { type: 'input_tokens', value: clearAtLeast },
+        },
+      ],
+    };
     body.betas = [CONTEXT_MANAGEMENT_BETA];
   }
   return body;
-}
-
-function contextManagement(options: AgentOptions): BetaContextManagementConfig {
-  return {
-    edits: [
-      {
-        type: 'clear_tool_uses_20250919',
-        trigger: { type: 'input_tokens', value: options.contextEditingTrigger ?? DEFAULT_CLEAR_TRIGGER_TOKENS },
-        keep: { type: 'tool_uses', value: options.contextEditingKeep ?? DEFAULT_CLEAR_KEEP_TOOL_USES },
-        clear_at_least: { type: 'input_tokens', value: options.contextEditingClearAtLeast ?? DEFAULT_CLEAR_AT_LEAST_TOKENS },
-      },
-    ],
-  };
 }
 
 /**
@@ -77,12 +75,12 @@ function contextManagement(options: AgentOptions): BetaContextManagementConfig {
  * - the last block of the conversation: what this request writes to the cache;
  * - the last block of the previous request: what it reads back, even when this turn added more
  *   blocks than the API's 20-block lookback (many tool calls in one turn);
- * - with context editing, the result of the newest tool use the API will clear (the one just
- *   older than the `keep` most recent): clearing changes the prompt from there on, so without a
- *   breakpoint at that frontier every request after a clear would rewrite the whole conversation.
+ * - with context editing, the result of the newest clearable tool use: when the server clears up
+ *   to there, the prompt changes from there on, and the next requests read the cleared prefix
+ *   back from this entry.
  * Copies only the touched messages; the history itself never carries cache_control.
  */
-function withMovingBreakpoints(history: readonly BetaMessageParam[], keepToolUses: number | undefined): BetaMessageParam[] {
+function withMovingBreakpoints(history: readonly BetaMessageParam[], plan: ClearingPlan | undefined): BetaMessageParam[] {
   const messages = [...history];
   const marks: Array<[message: number, block: number]> = [];
   const last = messages.length - 1;
@@ -92,31 +90,9 @@ function withMovingBreakpoints(history: readonly BetaMessageParam[], keepToolUse
   if (lastAssistant > 0 && messages[lastAssistant - 1].role === 'user') {
     marks.push([lastAssistant - 1, blockCount(messages[lastAssistant - 1]) - 1]);
   }
-  if (keepToolUses !== undefined) {
-    const frontier = clearingFrontier(messages, keepToolUses);
-    if (frontier) marks.push(frontier);
-  }
+  if (plan?.frontierResult) marks.push(plan.frontierResult);
   for (const [index, block] of marks) messages[index] = markBlock(messages[index], block);
   return messages;
-}
-
-/** Where the tool_result of the newest tool use that clear_tool_uses would clear sits, if any. */
-function clearingFrontier(messages: readonly BetaMessageParam[], keep: number): [number, number] | undefined {
-  const useIds: string[] = [];
-  for (const m of messages) {
-    if (m.role === 'assistant' && Array.isArray(m.content)) {
-      for (const b of m.content) if (b.type === 'tool_use') useIds.push(b.id);
-    }
-  }
-  if (useIds.length <= keep) return undefined;
-  const target = useIds[useIds.length - keep - 1];
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const content = messages[i].content;
-    if (messages[i].role !== 'user' || !Array.isArray(content)) continue;
-    const index = content.findIndex((b) => b.type === 'tool_result' && b.tool_use_id === target);
-    if (index >= 0) return [i, index];
-  }
-  return undefined;
 }
 
 function blockCount(message: BetaMessageParam): number {

@@ -33,7 +33,7 @@ describe('agent loop: prompt caching and context editing', () => {
 
   it('sends breakpoints and context_management with its beta header when on', async () => {
     server = await startMockMessagesApi(session(3));
-    const s = sessionFor(server, store.engine, { contextEditingKeep: 2 });
+    const s = sessionFor(server, store.engine, { contextEditingKeep: 2, contextEditingClearAtLeast: 100 });
     const rec = recorder();
     assert.equal((await s.send('save', rec.listener)).ok, true);
     const first = server.requests[0];
@@ -48,6 +48,8 @@ describe('agent loop: prompt caching and context editing', () => {
     }
     // Later requests: tools, the previous end, the end, and the clearing frontier.
     assert.equal(breakpoints(server.requests[5].body), 4);
+    const edit = (server.requests[5].body.context_management as { edits: Array<{ keep: { value: number } }> }).edits[0];
+    assert.equal(edit.keep.value, 2);
     // Caching works across turns: later turns read most of their prompt from the cache.
     const last = server.requests.at(-1)!.usage!;
     assert.ok(last.cache_read_input_tokens > last.input_tokens + last.cache_creation_input_tokens);
