@@ -1,4 +1,4 @@
-import { constants as FS, type Dirent, type Stats } from 'node:fs';
+import { constants as FS, fchmodSync, lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { FileType, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
@@ -12,6 +12,20 @@ const DIR_MODE = 0o700;
 const READ_FLAGS = FS.O_RDONLY | FS.O_NOFOLLOW;
 const CREATE_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 const OVERWRITE_FLAGS = FS.O_WRONLY | FS.O_TRUNC | FS.O_NOFOLLOW;
+
+/**
+ * Metadata look-ups (lstat, stat, realpath) are synchronous on purpose: the engine stats every
+ * path component and the adapter resolves links before each access, a dozen look-ups per
+ * command, and a thread-pool round trip costs far more than the system call itself. Callers run
+ * one command at a time (the engine serializes), so nothing else waits on the event loop. Data
+ * reads and writes and changes to the tree stay asynchronous (a chmod on an open descriptor is
+ * metadata too).
+ */
+const meta = {
+  lstat: (p: string): Stats => lstatSync(p),
+  stat: (p: string): Stats => statSync(p),
+  realpath: (p: string): string => realpathSync.native(p),
+};
 
 /**
  * MemoryFileSystem over Node fs, rooted at `<workspace>/.claude-memories`, for the CLI and tests.
@@ -35,9 +49,9 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   async stat(rel: string): Promise<FileStat> {
     const host = this.hostPath('stat', rel);
     try {
-      await this.confineParent('stat', rel);
-      const lstat = await fsp.lstat(host);
-      return lstat.isSymbolicLink() ? await this.linkStat(host, lstat) : toFileStat(lstat, 0);
+      this.confineParent('stat', rel);
+      const lstat = meta.lstat(host);
+      return lstat.isSymbolicLink() ? this.linkStat(host, lstat) : toFileStat(lstat, 0);
     } catch (e) {
       throw toFsError(e, 'stat', rel);
     }
@@ -46,11 +60,11 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   async readDirectory(rel: string): Promise<[string, FileType][]> {
     const host = this.hostPath('readDirectory', rel);
     try {
-      const real = await this.confined('readDirectory', rel, host);
+      const real = this.confined('readDirectory', rel, host);
       const entries = await fsp.readdir(real, { withFileTypes: true });
       const result: [string, FileType][] = [];
       for (const entry of entries) {
-        const type = entry.isSymbolicLink() ? (await this.linkStat(path.join(real, entry.name))).type : kindOf(entry);
+        const type = entry.isSymbolicLink() ? (this.linkStat(path.join(real, entry.name))).type : kindOf(entry);
         result.push([entry.name, type]);
       }
       return result;
@@ -62,7 +76,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   async readFile(rel: string): Promise<Uint8Array> {
     const host = this.hostPath('readFile', rel);
     try {
-      const real = await this.confined('readFile', rel, host);
+      const real = this.confined('readFile', rel, host);
       return await fsp.readFile(real, { flag: READ_FLAGS });
     } catch (e) {
       throw toFsError(e, 'readFile', rel);
@@ -73,7 +87,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     const host = this.hostPath('writeFile', rel);
     if (rel === '') throw refused('writeFile', rel, 'the store root is a folder');
     try {
-      await this.confineParent('writeFile', rel);
+      this.confineParent('writeFile', rel);
       let handle: fsp.FileHandle;
       try {
         // New names first: the engine writes every change to a fresh temporary file.
@@ -85,7 +99,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       }
       try {
         // open's mode is filtered by the umask; chmod makes it exactly owner read/write.
-        await handle.chmod(FILE_MODE);
+        fchmodSync(handle.fd, FILE_MODE);
         await handle.writeFile(content);
       } finally {
         await handle.close();
@@ -99,7 +113,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   private async overwrite(rel: string, host: string, content: Uint8Array): Promise<void> {
     let target: string;
     try {
-      target = await this.confined('writeFile', rel, host);
+      target = this.confined('writeFile', rel, host);
     } catch (e) {
       // The name exists (open said so) yet does not resolve: a dangling link. Never create through it.
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw refused('writeFile', rel, 'dangling symbolic link');
@@ -112,7 +126,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     const host = this.hostPath('delete', rel);
     if (rel === '') throw refused('delete', rel, 'the store root is never deleted');
     try {
-      await this.confineParent('delete', rel);
+      this.confineParent('delete', rel);
       // Neither rm nor unlink follows a final link: deleting a link removes the link only.
       if (options.recursive) {
         await fsp.rm(host, { recursive: true });
@@ -135,11 +149,11 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     const to = this.hostPath('rename', target);
     if (source === '' || target === '') throw refused('rename', source === '' ? source : target, 'the store root is never moved');
     try {
-      await this.confineParent('rename', source);
-      await this.confineParent('rename', target);
-      const existing = await lstatOrUndefined(to);
+      this.confineParent('rename', source);
+      this.confineParent('rename', target);
+      const existing = lstatOrUndefined(to);
       if (existing && !options.overwrite) throw toFsError({ code: 'EEXIST' }, 'rename', target);
-      if (existing && (existing.isDirectory() || (await fsp.lstat(from)).isDirectory())) {
+      if (existing && (existing.isDirectory() || meta.lstat(from).isDirectory())) {
         // POSIX rename cannot replace a non-empty folder or swap kinds; vscode deletes first too.
         await fsp.rm(to, { recursive: true });
       }
@@ -157,8 +171,8 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
         return;
       }
       try {
-        const real = await this.confined('createDirectory', rel, host);
-        if (!(await fsp.stat(real)).isDirectory()) throw toFsError({ code: 'EEXIST' }, 'createDirectory', rel);
+        const real = this.confined('createDirectory', rel, host);
+        if (!meta.stat(real).isDirectory()) throw toFsError({ code: 'EEXIST' }, 'createDirectory', rel);
         return;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
@@ -181,8 +195,8 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       await fsp.chmod(host, DIR_MODE);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const real = rel === '' ? await fsp.realpath(host) : await this.confined('createDirectory', rel, host);
-      if (!(await fsp.stat(real)).isDirectory()) throw toFsError({ code: 'ENOTDIR' }, 'createDirectory', rel);
+      const real = rel === '' ? meta.realpath(host) : this.confined('createDirectory', rel, host);
+      if (!meta.stat(real).isDirectory()) throw toFsError({ code: 'ENOTDIR' }, 'createDirectory', rel);
     }
   }
 
@@ -192,35 +206,35 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     return rel === '' ? this.root : path.join(this.root, rel);
   }
 
-  private async resolvedRoot(): Promise<string> {
-    this.realRoot ??= await fsp.realpath(this.root);
+  private resolvedRoot(): string {
+    this.realRoot ??= meta.realpath(this.root);
     return this.realRoot;
   }
 
   /** The real path of an existing entry, refused when links lead it out of the store. */
-  private async confined(op: string, rel: string, host: string): Promise<string> {
-    const real = await fsp.realpath(host);
-    if (!isWithin(await this.resolvedRoot(), real, path.sep)) throw refused(op, rel, 'a symbolic link leads out of the store');
+  private confined(op: string, rel: string, host: string): string {
+    const real = meta.realpath(host);
+    if (!isWithin(this.resolvedRoot(), real, path.sep)) throw refused(op, rel, 'a symbolic link leads out of the store');
     return real;
   }
 
   /** Proves the folder that holds `rel` resolves inside the store (top-level names sit in the root). */
-  private async confineParent(op: string, rel: string): Promise<void> {
+  private confineParent(op: string, rel: string): void {
     const slash = rel.lastIndexOf('/');
     if (slash < 0) return;
     const parent = rel.slice(0, slash);
-    await this.confined(op, parent, path.join(this.root, parent));
+    this.confined(op, parent, path.join(this.root, parent));
   }
 
   /** A link's target type with the SymbolicLink bit; a dangling or escaping link is SymbolicLink alone. */
-  private async linkStat(host: string, lstat?: Stats): Promise<FileStat> {
+  private linkStat(host: string, lstat?: Stats): FileStat {
     try {
-      const real = await fsp.realpath(host);
-      if (isWithin(await this.resolvedRoot(), real, path.sep)) return toFileStat(await fsp.stat(real), FileType.SymbolicLink);
+      const real = meta.realpath(host);
+      if (isWithin(this.resolvedRoot(), real, path.sep)) return toFileStat(meta.stat(real), FileType.SymbolicLink);
     } catch {
       // Dangling or looping: reported like vscode does, as a link of unknown kind.
     }
-    return { ...toFileStat(lstat ?? (await fsp.lstat(host)), FileType.SymbolicLink), type: FileType.SymbolicLink };
+    return { ...toFileStat(lstat ?? meta.lstat(host), FileType.SymbolicLink), type: FileType.SymbolicLink };
   }
 }
 
@@ -234,9 +248,9 @@ function toFileStat(s: Stats, extraBits: FileType): FileStat {
   return { type: kindOf(s) | extraBits, size: s.size, mtime: s.mtimeMs, ctime: s.birthtimeMs || s.ctimeMs };
 }
 
-async function lstatOrUndefined(host: string): Promise<Stats | undefined> {
+function lstatOrUndefined(host: string): Stats | undefined {
   try {
-    return await fsp.lstat(host);
+    return meta.lstat(host);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
