@@ -11,7 +11,8 @@ export interface SessionRoutineInput {
 
 export function renderSessionRoutine(input: SessionRoutineInput): string {
   const { progress, nextFeature } = featureState(input.featuresText);
-  return renderTemplate(input.template, { date: isoDate(input.now), progress, nextFeature });
+  // A chat message, not a file: no trailing newline (the chat would trim it anyway).
+  return renderTemplate(input.template, { date: isoDate(input.now), progress, nextFeature }).trim();
 }
 
 function featureState(text: string | undefined): { progress: string; nextFeature: string } {

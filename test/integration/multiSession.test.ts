@@ -1,0 +1,267 @@
+// The multi-session pattern inside the real extension host: Initialize Project Memory (with and
+// without a scripted Claude draft), the Features view (features, count, ticking, live refresh,
+// invalid JSON), and a scripted two-session run in which the checklist guard refuses a deletion.
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ClaudeMemoryApi } from '../../src/extension';
+import { parseFeatures, type Feature } from '../../src/core/session/features';
+import type { FeatureNode } from '../../src/views/featuresTreeProvider';
+import { startMockMessagesApi, type MockMessagesApi, type MockStep, type RecordedRequest } from '../support/mockMessagesApi';
+
+const extensionId = 'claude-workspace-memory.claude-workspace-memory';
+const FAKE_KEY = 'sk-ant-test-multisession-000000000000';
+const SESSION_FILES = ['progress.md', 'features.json', 'startup.md'];
+const GOAL = 'A command-line todo app.\n- add a todo\n- list todos\n- complete a todo';
+
+let api: ClaudeMemoryApi;
+let mock: MockMessagesApi | undefined;
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for: ${what}`);
+}
+
+function uri(name: string): vscode.Uri {
+  const store = api.services.stores.primary();
+  assert.ok(store, 'the workspace has a memory store');
+  return vscode.Uri.joinPath(store.rootUri, name);
+}
+
+async function read(name: string): Promise<string> {
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri(name)));
+}
+
+async function exists(name: string): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri(name));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function removeSessionFiles(): Promise<void> {
+  for (const name of SESSION_FILES) if (await exists(name)) await vscode.workspace.fs.delete(uri(name));
+}
+
+function features(text: string): Feature[] {
+  const parsed = parseFeatures(text);
+  assert.ok(parsed.ok, `features.json is valid: ${text}`);
+  return parsed.features;
+}
+
+async function serve(script: MockStep[]): Promise<MockMessagesApi> {
+  mock = await startMockMessagesApi(script);
+  await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', mock.url, vscode.ConfigurationTarget.Global);
+  await waitFor(() => api.services.settings.get('apiBaseUrl') === mock!.url, 'the extension reads the new apiBaseUrl');
+  return mock;
+}
+
+/** The tool_result blocks the client sent back in a request. */
+function toolResults(request: RecordedRequest): { is_error?: boolean; content: unknown }[] {
+  const messages = request.body.messages as { role: string; content: unknown }[];
+  const last = messages.at(-1);
+  return Array.isArray(last?.content) ? (last.content as { type: string; is_error?: boolean; content: unknown }[]).filter((b) => b.type === 'tool_result') : [];
+}
+
+function firstUserText(request: RecordedRequest): string {
+  const first = (request.body.messages as { content: unknown }[])[0].content;
+  return typeof first === 'string' ? first : (first as { type: string; text?: string }[]).map((b) => b.text ?? '').join('');
+}
+
+/** The view's top level (one folder: summary + features) after a fresh read. */
+async function featureNodes(): Promise<FeatureNode[]> {
+  return api.multiSession.features.provider.getChildren();
+}
+
+async function featureNode(id: string): Promise<Extract<FeatureNode, { kind: 'feature' }>> {
+  const node = (await featureNodes()).find((n) => n.kind === 'feature' && n.feature.id === id);
+  assert.ok(node && node.kind === 'feature', `the view shows feature ${id}`);
+  return node;
+}
+
+async function initialize(args: { goal: string; draftWithClaude: boolean }): Promise<{ written: string[] } | undefined> {
+  return vscode.commands.executeCommand('claudeMemory.initialize', args);
+}
+
+suite('multi-session: initialize, Features view, resume', () => {
+  suiteSetup(async () => {
+    const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
+    assert.ok(extension);
+    api = await extension.activate();
+    delete process.env.ANTHROPIC_API_KEY;
+    await api.services.apiKey.set(FAKE_KEY);
+    assert.strictEqual(api.services.settings.get('checklistGuard'), true, 'the checklist guard is on by default');
+    await vscode.commands.executeCommand('claudeMemory.features.focus');
+  });
+
+  setup(removeSessionFiles);
+
+  teardown(async () => {
+    await api.chat.whenIdle();
+    await api.chat.newChat();
+    await mock?.close();
+    mock = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await removeSessionFiles();
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('Initialize creates progress.md, features.json and startup.md from the goal and the workspace', async () => {
+    const result = await initialize({ goal: GOAL, draftWithClaude: false });
+    assert.deepStrictEqual(result?.written, ['features', 'startup', 'progress']);
+
+    const list = features(await read('features.json'));
+    assert.deepStrictEqual(list.map((f) => [f.id, f.description, f.passes]), [['F001', 'add a todo', false], ['F002', 'list todos', false], ['F003', 'complete a todo', false]]);
+    // The sample workspace's package.json has "start" and "test" scripts.
+    const startup = await read('startup.md');
+    assert.match(startup, /## package\.json \(npm\)\n- install: `npm install`\n- start: `npm start`\n- test: `npm test`/);
+    const progress = await read('progress.md');
+    assert.match(progress, /^# Progress log\n/);
+    assert.match(progress, /## \d{4}-\d\d-\d\d: Project memory initialized\n\n### Current state\n/);
+    assert.match(progress, /> A command-line todo app\./);
+    assert.match(progress, /### Session log\n[\s\S]*### Next steps\n/);
+    // It shows the checklist to the user.
+    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri('features.json').toString());
+  });
+
+  test('Initialize refuses to overwrite existing memory', async () => {
+    await vscode.workspace.fs.createDirectory(uri(''));
+    await vscode.workspace.fs.writeFile(uri('progress.md'), new TextEncoder().encode('# my own log\n'));
+    const result = await initialize({ goal: GOAL, draftWithClaude: false });
+    assert.strictEqual(result, undefined);
+    assert.strictEqual(await read('progress.md'), '# my own log\n');
+    assert.strictEqual(await exists('features.json'), false, 'nothing else was written');
+  });
+
+  test('the Features view shows the features, the count and the badge; ticking writes features.json', async () => {
+    await initialize({ goal: GOAL, draftWithClaude: false });
+    const view = api.multiSession.features.view;
+    await waitFor(() => view.description === '0 / 3 passing', `view description "0 / 3 passing" (is "${view.description}")`);
+    assert.strictEqual(view.badge?.value, 3);
+
+    const nodes = await featureNodes();
+    assert.deepStrictEqual(nodes.map((n) => n.kind), ['summary', 'feature', 'feature', 'feature']);
+    const provider = api.multiSession.features.provider;
+    assert.strictEqual(provider.getTreeItem(nodes[0]).label, '0 / 3 passing');
+    const item = provider.getTreeItem(nodes[2]);
+    assert.strictEqual(item.label, 'list todos');
+    assert.strictEqual(item.checkboxState && typeof item.checkboxState === 'object' ? item.checkboxState.state : item.checkboxState, vscode.TreeItemCheckboxState.Unchecked);
+    const steps = await provider.getChildren(nodes[2]);
+    assert.strictEqual(steps.length, 3, 'a feature expands to its steps');
+    assert.match(String(provider.getTreeItem(steps[1]).label), /^2\. Use it as a user would to check: list todos$/);
+
+    const before = await read('features.json');
+    await api.multiSession.features.setPasses([[await featureNode('F002'), vscode.TreeItemCheckboxState.Checked]]);
+    const after = await read('features.json');
+    assert.deepStrictEqual(features(after).map((f) => f.passes), [false, true, false]);
+    const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
+    assert.deepStrictEqual(changed, ['    "passes": true'], 'only the ticked line changed');
+    await waitFor(() => view.description === '1 / 3 passing', `view description "1 / 3 passing" (is "${view.description}")`);
+    assert.strictEqual(view.badge?.value, 2);
+    const ticked = provider.getTreeItem(await featureNode('F002'));
+    assert.strictEqual(typeof ticked.checkboxState === 'object' ? ticked.checkboxState.state : ticked.checkboxState, vscode.TreeItemCheckboxState.Checked);
+  });
+
+  test('the Features view follows edits made outside it, and explains invalid JSON', async () => {
+    await initialize({ goal: GOAL, draftWithClaude: false });
+    const view = api.multiSession.features.view;
+    await waitFor(() => view.description === '0 / 3 passing', 'the initial count');
+    const list = features(await read('features.json')).map((f) => ({ ...f, passes: true }));
+    await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode(JSON.stringify(list)));
+    await waitFor(() => view.description === '3 / 3 passing', `the watcher refreshed the count (is "${view.description}")`);
+    assert.strictEqual(view.badge, undefined, 'no badge when everything passes');
+
+    await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode('[{"id": "F001",'));
+    await waitFor(async () => (await featureNodes())[0]?.kind === 'message', 'a message item for invalid JSON');
+    const message = api.multiSession.features.provider.getTreeItem((await featureNodes())[0]);
+    assert.strictEqual(message.label, 'features.json is not a valid checklist');
+    assert.match(String(message.tooltip), /it is not valid JSON/);
+  });
+
+  test('Initialize with a Claude draft: the scripted initializer conversation fills features.json through the guard', async () => {
+    const drafted = [
+      { id: 'F001', category: 'functional', description: 'add a todo', steps: ['run todo add milk', 'see it listed'], passes: false },
+      { id: 'F002', category: 'functional', description: 'list todos', steps: ['run todo list'], passes: false },
+    ];
+    const server = await serve([
+      { content: [{ type: 'tool_use', input: { command: 'view', path: '/memories/features.json' } }] },
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: '/memories/features.json', old_str: '[]', new_str: JSON.stringify(drafted, null, 2) } }] },
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: '/memories/progress.md', old_str: '- Then work on the first failing feature, one feature per session.\n', new_str: '- Then work on the first failing feature, one feature per session.\n\n## Drafted checklist\n- F001, F002 in this order.\n' } }] },
+      { content: [{ type: 'text', text: 'I drafted 2 features.' }] },
+    ]);
+    const result = await initialize({ goal: 'A todo app with add and list.', draftWithClaude: true });
+    assert.deepStrictEqual(result?.written, ['features', 'startup', 'progress']);
+
+    assert.strictEqual(server.requests.length, 4);
+    const prompt = firstUserText(server.requests[0]);
+    assert.match(prompt, /This is the initializer session for this project/);
+    assert.match(prompt, /> A todo app with add and list\./);
+    assert.ok(toolResults(server.requests[2]).every((r) => !r.is_error), 'the draft was accepted');
+    assert.ok(toolResults(server.requests[3]).every((r) => !r.is_error), 'the progress append was accepted');
+    assert.deepStrictEqual(features(await read('features.json')).map((f) => f.id), ['F001', 'F002']);
+    assert.match(await read('progress.md'), /- none yet: the initializer conversation with Claude drafts them\.[\s\S]*## Drafted checklist\n/);
+    // Then the checklist is shown to the user.
+    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri('features.json').toString());
+    await waitFor(() => api.multiSession.features.view.description === '0 / 2 passing', 'the view shows the drafted checklist');
+  });
+
+  test('two sessions: initialize, then Resume flips one feature, appends progress, and a deletion comes back as is_error', async () => {
+    // Session 1: the initializer.
+    await initialize({ goal: GOAL, draftWithClaude: false });
+    const progressBefore = await read('progress.md');
+    const featuresBefore = await read('features.json');
+    const f003 = featuresBefore.slice(featuresBefore.lastIndexOf(',\n  {'), featuresBefore.lastIndexOf('\n]'));
+    assert.match(f003, /"id": "F003"/);
+
+    // Session 2: the routine, scripted as Claude would follow it.
+    const server = await serve([
+      { content: [{ type: 'text', text: 'Reading my memory.' }, { type: 'tool_use', input: { command: 'view', path: '/memories' } }] },
+      { content: [{ type: 'tool_use', input: { command: 'view', path: '/memories/progress.md' } }] },
+      {
+        content: [
+          {
+            type: 'tool_use',
+            input: { command: 'str_replace', path: '/memories/features.json', old_str: '"description": "add a todo",\n    "steps": [\n      "Start the project as /memories/startup.md describes",\n      "Use it as a user would to check: add a todo",\n      "Confirm the result, then run the project tests"\n    ],\n    "passes": false', new_str: '"description": "add a todo",\n    "steps": [\n      "Start the project as /memories/startup.md describes",\n      "Use it as a user would to check: add a todo",\n      "Confirm the result, then run the project tests"\n    ],\n    "passes": true' },
+          },
+        ],
+      },
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: '/memories/features.json', old_str: f003, new_str: '' } }] },
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: '/memories/progress.md', old_str: '### Current state', new_str: '### Current state\nAll done.' } }] },
+      { content: [{ type: 'tool_use', input: { command: 'insert', path: '/memories/progress.md', insert_line: progressBefore.trimEnd().split('\n').length, insert_text: '\n## Session 2: F001 passes\n### Current state\nF001 verified.\n### Session log\n- Implemented add.\n### Next steps\n- F002\n' } }] },
+      { content: [{ type: 'text', text: 'F001 passes; the log is updated.' }] },
+    ]);
+    const routine = await vscode.commands.executeCommand<string | undefined>('claudeMemory.resume');
+    assert.ok(routine, 'Resume sent the routine');
+    assert.match(routine, /Status: 0 \/ 3 features passing\. Next failing feature: F001 \("add a todo"\)\./);
+    assert.strictEqual(firstUserText(server.requests[0]), routine, 'the routine went to Claude as the first message');
+    assert.strictEqual(server.requests.length, 7);
+
+    assert.ok(!toolResults(server.requests[3])[0].is_error, 'flipping F001 is allowed');
+    const deletion = toolResults(server.requests[4])[0];
+    assert.strictEqual(deletion.is_error, true, 'deleting F003 is refused');
+    assert.match(String(deletion.content), /^The change was refused: it would remove feature "F003"\. Nothing was written\. Allowed changes to \/memories\/features\.json: /);
+    const rewrite = toolResults(server.requests[5])[0];
+    assert.strictEqual(rewrite.is_error, true, 'rewriting history is refused');
+    assert.match(String(rewrite.content), /append-only/);
+    assert.ok(!toolResults(server.requests[6])[0].is_error, 'appending to progress.md is allowed');
+
+    assert.deepStrictEqual(features(await read('features.json')).map((f) => [f.id, f.passes]), [['F001', true], ['F002', false], ['F003', false]]);
+    const progressAfter = await read('progress.md');
+    assert.ok(progressAfter.startsWith(progressBefore.trimEnd()), 'earlier progress is untouched');
+    assert.match(progressAfter, /## Session 2: F001 passes\n/);
+    await waitFor(() => api.multiSession.features.view.description === '1 / 3 passing', 'the view follows the agent');
+  });
+
+  test('Resume without memory sends nothing', async () => {
+    const server = await serve([{ content: [{ type: 'text', text: 'should not be asked' }] }]);
+    assert.strictEqual(await vscode.commands.executeCommand('claudeMemory.resume'), undefined);
+    assert.strictEqual(server.requests.length, 0);
+  });
+});
