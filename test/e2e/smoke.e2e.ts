@@ -5,17 +5,40 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  LaunchedWorkbench, activityBarItem, launchWorkbench, repoRoot, screenshot, themeKind, themes,
+  LaunchedWorkbench, activityBarItem, launchWorkbench, repoRoot, runningExtensionActivation, screenshot, themeKind,
+  themes, waitForIdle,
 } from './support';
 
 interface Manifest {
   publisher: string;
+  displayName: string;
   name: string;
   contributes?: { viewsContainers?: { activitybar?: { id: string; title: string }[] } };
 }
 
 const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
 const containers = manifest.contributes?.viewsContainers?.activitybar ?? [];
+const extensionId = `${manifest.publisher}.${manifest.name}`;
+
+/**
+ * Once activated, the extension's tree views have data providers: VS Code's placeholder
+ * "There is no data provider registered..." must disappear from the side bar.
+ */
+async function assertViewsProvided(wb: LaunchedWorkbench, label: string): Promise<void> {
+  const placeholder = wb.page.locator('.part.sidebar', { hasText: /no data provider registered/i });
+  await placeholder.waitFor({ state: 'detached', timeout: 30_000 }).catch(async () => {
+    await screenshot(wb.page, `${label}-no-data-provider`);
+    throw new Error(`a view of the extension still has no data provider (${label}): activation failed?`);
+  });
+}
+
+/** VS Code lists the extension as running, with its activation time (printed, not asserted). */
+async function assertRunning(wb: LaunchedWorkbench, label: string): Promise<void> {
+  const activation = await runningExtensionActivation(wb.page, new RegExp(`${manifest.displayName}|${extensionId}`, 'i'));
+  await screenshot(wb.page, `${label}-running-extensions`);
+  assert.ok(activation, `${extensionId} is not in "Show Running Extensions" (${label})`);
+  console.log(`    ${label}: ${activation}`);
+}
 
 /** The extension's activity-bar entries appear only once VS Code has loaded the extension. */
 async function assertContainersVisible(wb: LaunchedWorkbench, label: string): Promise<void> {
@@ -49,11 +72,17 @@ suite('smoke: workbench with the extension under development', function () {
     await assertContainersVisible(wb, 'dev');
     const first = containers[0];
     await activityBarItem(wb.page, first.title).click();
+    await assertViewsProvided(wb, 'dev');
+    await waitForIdle(wb.page);
     const sidebarTitle = wb.page.locator('.part.sidebar .composite.title h2');
     await sidebarTitle.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match((await sidebarTitle.textContent()) ?? '', new RegExp(first.title, 'i'));
     const file = await screenshot(wb.page, 'smoke-dev-dark');
     assert.ok(fs.statSync(file).size > 10_000, 'screenshot looks empty');
+  });
+
+  test('VS Code lists the extension as activated', async function () {
+    await assertRunning(wb, 'dev');
   });
 });
 
@@ -81,6 +110,9 @@ suite('smoke: the packaged .vsix installs and activates', function () {
     assert.strictEqual(await themeKind(wb.page), 'light');
     await assertContainersVisible(wb, 'vsix');
     await activityBarItem(wb.page, containers[0].title).click();
+    await assertViewsProvided(wb, 'vsix');
+    await waitForIdle(wb.page);
     await screenshot(wb.page, 'smoke-vsix-light');
+    await assertRunning(wb, 'vsix');
   });
 });

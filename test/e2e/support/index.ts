@@ -44,6 +44,8 @@
  * - notifications(page)                       texts of visible notification toasts
  * - screenshot(page, 'name')                  PNG into test-results/screenshots/name.png (look at it!)
  * - switchTheme(page, themes.light)           via "Preferences: Color Theme"; themeKind(page) reads it
+ * - waitForIdle(page)                         until no progress bar runs (bounded, never throws)
+ * - runningExtensionActivation(page, name)    "Activation: 195ms" from Developer: Show Running Extensions
  *
  * Notes: tree and webview providers run only once their view is shown (focus it first). Keep
  * every wait bounded (the helpers time out after 10 s) and never assert on timings.

@@ -15,13 +15,15 @@ function exactly(text: string): RegExp {
 
 /** Opens quick input with F1 and types `value` (">Title" for commands, "view Name" for views). */
 async function openQuickInput(page: Page, value: string): Promise<void> {
-  // Focus the workbench first: a focused webview swallows some keys.
-  await page.locator('.monaco-workbench .part.statusbar').first().click({ position: { x: 2, y: 2 } }).catch(() => undefined);
   const box = page.locator(quickInputBox);
-  if (!(await box.isVisible())) {
-    await page.keyboard.press('F1');
-    await box.waitFor({ state: 'visible', timeout: 10_000 });
+  // Another picker may be open (it would take our text as its filter): close it first.
+  if (await box.isVisible()) {
+    await page.keyboard.press('Escape');
+    await box.waitFor({ state: 'hidden', timeout: 5_000 });
   }
+  // F1 works even with focus inside a webview: VS Code forwards its key events to the workbench.
+  await page.keyboard.press('F1');
+  await box.waitFor({ state: 'visible', timeout: 10_000 });
   await box.fill(value);
 }
 
@@ -114,4 +116,28 @@ export async function themeKind(page: Page): Promise<'light' | 'dark' | 'high-co
   const cls = (await page.locator('.monaco-workbench').first().getAttribute('class')) ?? '';
   if (/\bhc-/.test(cls)) return 'high-contrast';
   return /\bvs-dark\b/.test(cls) ? 'dark' : 'light';
+}
+
+/**
+ * Activation figure VS Code shows for an extension in "Developer: Show Running Extensions",
+ * e.g. "Activation: 195ms" (undefined when the extension is not running). Leaves that editor open.
+ */
+export async function runningExtensionActivation(page: Page, extensionName: string | RegExp): Promise<string | undefined> {
+  await runCommand(page, 'Developer: Show Running Extensions');
+  const rows = page.locator('.runtime-extensions-editor .monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+  const row = rows.filter({ hasText: extensionName }).first();
+  if ((await row.count()) === 0) return undefined;
+  const match = /(Startup )?Activation: [\d.]+\s*m?s/i.exec(await row.innerText());
+  return match?.[0];
+}
+
+/** Waits (bounded, never throws) until no view or editor shows a running progress bar. */
+export async function waitForIdle(page: Page, timeoutMs = 10_000): Promise<void> {
+  // A string: the project compiles without the DOM lib; this runs in the page.
+  await page.waitForFunction(
+    `!Array.from(document.querySelectorAll('.monaco-progress-container.active')).some((el) => el.offsetParent !== null)`,
+    undefined,
+    { timeout: timeoutMs },
+  ).catch(() => undefined);
 }
