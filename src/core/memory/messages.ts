@@ -79,6 +79,10 @@ export const messages = {
     `Error: The path ${shown} contains a percent-encoded dot, slash, backslash, percent sign or control character, which is not allowed.`,
   pathTooLong: (maxChars: number) => `Error: The path is longer than ${maxChars} characters.`,
   nameTooLong: (shown: string, maxBytes: number) => `Error: The path ${shown} has a name longer than ${maxBytes} bytes.`,
+  windowsForbidden: (shown: string) =>
+    `Error: The path ${shown} contains one of the characters < > : " | ? * which are not allowed in memory file names.`,
+  trailingDotOrSpace: (shown: string) =>
+    `Error: The path ${shown} has a name ending in a dot or a space, which is not allowed in memory file names.`,
   reservedName: (shown: string) => `Error: The path ${shown} uses a name reserved for the memory tool's temporary files.`,
   symlink: (path: string) =>
     `Error: The path ${path} is or passes through a symbolic link; the memory tool does not follow links.`,

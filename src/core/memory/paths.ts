@@ -11,8 +11,9 @@
  * - Refused anywhere in the path: backslashes, control characters (C0, DEL, C1, U+2028/2029),
  *   characters Windows cannot store (`<>:"|?*`), percent-encodings of `.`, `/`, `\`, `%`,
  *   control or non-ASCII bytes (this covers `%2e%2e%2f`, `%2f` and double encodings like
- *   `%252e`), names of more than 255 UTF-8 bytes, paths over 1024 characters, and the engine's
- *   own temporary-file prefix.
+ *   `%252e`), names ending in a dot or space (Windows drops those, creating aliases), names of
+ *   more than 255 UTF-8 bytes, paths over 1024 characters, and the engine's own temporary-file
+ *   prefix.
  */
 import { MemoryError } from './errors';
 import { messages } from './messages';
@@ -65,14 +66,16 @@ export function parseMemoryPath(raw: unknown, param = 'path'): MemoryPath {
       throw new MemoryError(messages.traversal(shown));
     }
     if (WINDOWS_FORBIDDEN.test(segment)) {
-      throw new MemoryError(
-        `Error: The path ${shown} contains one of the characters < > : " | ? * which are not allowed in memory file names.`,
-      );
+      throw new MemoryError(messages.windowsForbidden(shown));
     }
     if (utf8Length(segment) > MAX_NAME_BYTES) {
       throw new MemoryError(messages.nameTooLong(shown, MAX_NAME_BYTES));
     }
-    if (segment.startsWith(TEMP_NAME_PREFIX)) {
+    if (segment.endsWith('.') || segment.endsWith(' ')) {
+      // Windows silently drops them, so `a.md.` would alias `a.md` and slip past exact-path rules.
+      throw new MemoryError(messages.trailingDotOrSpace(shown));
+    }
+    if (segment.toLowerCase().startsWith(TEMP_NAME_PREFIX)) {
       throw new MemoryError(messages.reservedName(shown));
     }
   }

@@ -1,16 +1,29 @@
 /**
  * Consults the configured WriteGuards before a command changes a file they protect, including
  * indirectly: deleting or moving a folder above it, or moving another file onto its path.
+ *
+ * Matching folds case and Unicode normalisation: on macOS and Windows `/memories/FEATURES.json`
+ * is the protected file, so it must not slip past. On a case-sensitive disk this only means a
+ * look-alike name is checked too; its content is read under the spelling the command used, so
+ * an unrelated file or folder that does not hold the protected content is still allowed.
  */
 import { MemoryError } from './errors';
-import { displayOf, isSameOrInside, parseMemoryPath } from './paths';
+import { displayOf, parseMemoryPath } from './paths';
 import type { SafeStore } from './store';
 import { decodeText } from './text';
 import type { MemoryCommandName, ProposedChange, WriteGuard } from './types';
 
+interface Guarded {
+  /** Canonical `/memories/...` path as the guard listed it (what the guard is told). */
+  display: string;
+  /** Store-relative path as the guard spelled it. */
+  rel: string;
+  key: string;
+  guards: WriteGuard[];
+}
+
 export class GuardChecker {
-  /** Store-relative guarded path → the guards that listed it. */
-  private readonly byRel = new Map<string, WriteGuard[]>();
+  private readonly byKey = new Map<string, Guarded>();
 
   constructor(
     guards: readonly WriteGuard[],
@@ -21,50 +34,53 @@ export class GuardChecker {
         const rel = relOrUndefined(path);
         // A guard for the root or an unparsable path can match no file change: ignore it.
         if (rel === undefined || rel === '') continue;
-        this.byRel.set(rel, [...(this.byRel.get(rel) ?? []), guard]);
+        const key = foldKey(rel);
+        const entry = this.byKey.get(key) ?? { display: displayOf(rel), rel, key, guards: [] };
+        entry.guards.push(guard);
+        this.byKey.set(key, entry);
       }
     }
   }
 
   get isEmpty(): boolean {
-    return this.byRel.size === 0;
+    return this.byKey.size === 0;
   }
 
   /** A content change of one file (create/overwrite, str_replace, insert). */
   async checkWrite(command: MemoryCommandName, rel: string, before: string | undefined, after: string): Promise<void> {
-    this.run(command, rel, before, after);
+    const entry = this.byKey.get(foldKey(rel));
+    if (entry) this.ask(entry, { command, path: entry.display, before, after });
   }
 
   /** Deleting `rel` removes every guarded file at or below it. */
   async checkDelete(rel: string): Promise<void> {
-    for (const guarded of this.byRel.keys()) {
-      if (!isSameOrInside(guarded, rel)) continue;
-      const before = await this.readText(guarded);
-      if (before !== undefined) this.run('delete', guarded, before, undefined);
+    for (const entry of this.byKey.values()) {
+      const actual = spelledUnder(entry, rel);
+      if (actual === undefined) continue;
+      const before = await this.readText(actual);
+      if (before !== undefined) this.ask(entry, { command: 'delete', path: entry.display, before, after: undefined });
     }
   }
 
   /** Moving `from` to `to`: guarded files leave from below `from` and may arrive below `to`. */
   async checkRename(from: string, to: string): Promise<void> {
-    for (const guarded of this.byRel.keys()) {
-      if (isSameOrInside(guarded, from)) {
-        const before = await this.readText(guarded);
-        if (before !== undefined) this.run('rename', guarded, before, undefined);
+    for (const entry of this.byKey.values()) {
+      const leaving = spelledUnder(entry, from);
+      if (leaving !== undefined) {
+        const before = await this.readText(leaving);
+        if (before !== undefined) this.ask(entry, { command: 'rename', path: entry.display, before, after: undefined });
       }
-      if (isSameOrInside(guarded, to)) {
-        const source = from + guarded.slice(to.length);
-        const after = await this.readText(source);
+      const arriving = spelledUnder(entry, to);
+      if (arriving !== undefined) {
+        const after = await this.readText(from + arriving.slice(to.length));
         // The destination never exists (rename does not overwrite), so `before` is undefined.
-        if (after !== undefined) this.run('rename', guarded, undefined, after);
+        if (after !== undefined) this.ask(entry, { command: 'rename', path: entry.display, before: undefined, after });
       }
     }
   }
 
-  private run(command: MemoryCommandName, rel: string, before: string | undefined, after: string | undefined): void {
-    const guards = this.byRel.get(rel);
-    if (!guards) return;
-    const change: ProposedChange = { command, path: displayOf(rel), before, after };
-    for (const guard of guards) {
+  private ask(entry: Guarded, change: ProposedChange): void {
+    for (const guard of entry.guards) {
       const refusal = guard.check(change);
       if (refusal !== undefined) throw new MemoryError(refusal);
     }
@@ -76,6 +92,24 @@ export class GuardChecker {
     const bytes = await this.store.readFile(rel);
     return decodeText(bytes)?.text ?? new TextDecoder('utf-8').decode(bytes);
   }
+}
+
+function foldKey(rel: string): string {
+  return rel.normalize('NFC').toLowerCase();
+}
+
+/**
+ * When the guarded file is `ancestor` or lies below it (compared folded), its path with the
+ * command's spelling of `ancestor` followed by the guard's spelling of the rest; else undefined.
+ */
+function spelledUnder(entry: Guarded, ancestor: string): string | undefined {
+  const folded = foldKey(ancestor);
+  if (entry.key === folded) return ancestor;
+  if (folded !== '' && !entry.key.startsWith(folded + '/')) return undefined;
+  // Folding never adds or removes a `/`, so segments line up.
+  const depth = ancestor === '' ? 0 : ancestor.split('/').length;
+  const rest = entry.rel.split('/').slice(depth).join('/');
+  return ancestor === '' ? rest : `${ancestor}/${rest}`;
 }
 
 function relOrUndefined(path: string): string | undefined {

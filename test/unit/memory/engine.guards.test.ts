@@ -113,4 +113,28 @@ forEachStore('write guards', (t) => {
     assert.equal(a.seen.length, 1);
     assert.equal(b.seen.length, 1);
   });
+
+  it('matches guarded paths regardless of case (macOS and Windows disks fold case)', async () => {
+    await t.store.seed('plan/Features.json', '[1]');
+    const guard = recordingGuard(['/memories/plan/Features.json'], () => true);
+    const engine = t.newEngine({ writeGuards: [guard] });
+    const before = await t.store.snapshot();
+    failsWith(
+      await engine.execute({ command: 'create', path: '/memories/PLAN/features.JSON', file_text: 'x' }),
+      'Refused: create of /memories/plan/Features.json is not allowed.',
+    );
+    failsWith(await engine.execute({ command: 'delete', path: '/memories/plan' }), 'Refused: delete of /memories/plan/Features.json is not allowed.');
+    failsWith(
+      await engine.execute({ command: 'rename', old_path: '/memories/plan', new_path: '/memories/old-plan' }),
+      'Refused: rename of /memories/plan/Features.json is not allowed.',
+    );
+    assert.deepEqual(await t.store.snapshot(), before);
+    assert.deepEqual(guard.seen.slice(0, 2), [
+      { command: 'create', path: '/memories/plan/Features.json', before: undefined, after: 'x' },
+      { command: 'delete', path: '/memories/plan/Features.json', before: '[1]', after: undefined },
+    ]);
+    // A look-alike folder that does not hold the protected file can go (on a case-sensitive disk).
+    await t.store.seed('PLAN/other.md', 'o');
+    ok(await engine.execute({ command: 'delete', path: '/memories/PLAN' }));
+  });
 });

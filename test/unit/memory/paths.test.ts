@@ -23,7 +23,7 @@ describe('parseMemoryPath', () => {
   });
 
   it('keeps ordinary names, including unicode, spaces, dots inside names and a lone %', () => {
-    for (const name of ['notes.md', 'é 中文 notes.md', 'v1.2...final', '100% done.md', 'a%zz', '.hidden', 'node_modules', '%41.md']) {
+    for (const name of ['notes.md', 'é 中文 notes.md', 'v1.2...final', '100% done.md', 'a%zz', '.hidden', 'node_modules', '%41.md', '.~tmp']) {
       assert.equal(parseMemoryPath(`/memories/${name}`).rel, name);
     }
   });
@@ -65,6 +65,12 @@ describe('parseMemoryPath', () => {
     }
   });
 
+  it('refuses names ending in a dot or a space (Windows would alias them)', () => {
+    for (const raw of ['/memories/a.md.', '/memories/a.md ', '/memories/dir./x', '/memories/...']) {
+      assert.match(refusal(raw), /has a name ending in a dot or a space/, raw);
+    }
+  });
+
   it('refuses over-long paths and names', () => {
     assert.equal(refusal('/memories/' + 'a/'.repeat(600)), 'Error: The path is longer than 1024 characters.');
     assert.match(refusal('/memories/' + 'n'.repeat(256)), /has a name longer than 255 bytes/);
@@ -75,6 +81,7 @@ describe('parseMemoryPath', () => {
   it('refuses the engine temp-file prefix', () => {
     assert.match(refusal('/memories/.~tmp-abc'), /reserved for the memory tool's temporary files/);
     assert.match(refusal('/memories/d/.~tmp-x/y'), /reserved/);
+    assert.match(refusal('/memories/.~TMP-x'), /reserved/);
   });
 
   it('refuses non-strings naming the parameter', () => {
