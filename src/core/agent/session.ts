@@ -5,7 +5,8 @@
  *   errors (maxRetries). A stream that breaks after it started is requested again here (streamRetries):
  *   only a message that reached `message_stop` counts, so a partial turn never runs a tool.
  * - Tool calls of one turn run one at a time in the model's order (toolCalls.ts); their results go
- *   back in one user message.
+ *   back in one user message. Calls in a response that stopped for another reason (max_tokens cut
+ *   them off) are answered with an error result, not run.
  * - Full history every request, no server-held thread (see request.ts for why).
  * - History stays valid for the next `send()` whatever happens: a send that got no complete
  *   response leaves the history exactly as before (so re-sending the prompt does not duplicate it);
@@ -25,7 +26,7 @@ import { emptyUsage } from './events';
 import type { AgentEvent, AgentEventListener, AgentOutcome, AgentUsage } from './events';
 import type { AgentLogger, AgentOptions } from './options';
 import { buildRequest } from './request';
-import { runToolCalls, toolUsesOf } from './toolCalls';
+import { runToolCalls, toolUsesOf, unrunToolResults } from './toolCalls';
 
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_STREAM_RETRIES = 2;
@@ -112,7 +113,13 @@ export class AgentSession {
       this.report(message, usage, emit);
       this.messages.push({ role: 'assistant', content: message.content as BetaContentBlockParam[] });
 
-      const toolUses = message.stop_reason === 'tool_use' ? toolUsesOf(message) : [];
+      const toolUses = toolUsesOf(message);
+      if (toolUses.length > 0 && message.stop_reason !== 'tool_use') {
+        // Cut off mid-call: answer the calls without running them and let the model go on.
+        this.messages.push({ role: 'user', content: unrunToolResults(toolUses, message.stop_reason) });
+        emit({ type: 'turn_end', stop_reason: message.stop_reason });
+        continue;
+      }
       if (toolUses.length > 0) {
         const batch = await runToolCalls(toolUses, this.options.memory, emit, signal, (m) => this.log.error(`[agent] ${m}`));
         this.messages.push({ role: 'user', content: batch.results });

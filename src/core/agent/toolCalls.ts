@@ -16,6 +16,16 @@ import { labelToolCall, summarizeToolCall } from './summary';
 export const CANCELLED_TOOL_RESULT = 'Cancelled by the user before this memory operation ran; nothing was changed.';
 const INTERNAL_ERROR_RESULT = 'Error: the memory operation failed unexpectedly; nothing is known to have changed. Try again.';
 
+/**
+ * Answers for tool calls in a response that did not stop for tool use (e.g. `max_tokens` cut it
+ * off): their input may be incomplete, so they are not run, but each still needs a tool_result
+ * for the conversation to stay valid.
+ */
+export function unrunToolResults(toolUses: readonly BetaToolUseBlock[], stopReason: string | null): BetaToolResultBlockParam[] {
+  const why = `Not run: the response ended (stop_reason ${stopReason ?? 'none'}) before this memory call was complete; nothing was changed. Send the call again if it is still needed.`;
+  return toolUses.map((t) => ({ type: 'tool_result', tool_use_id: t.id, content: why, is_error: true }));
+}
+
 export function toolUsesOf(message: BetaMessage): BetaToolUseBlock[] {
   return message.content.filter((b): b is BetaToolUseBlock => b.type === 'tool_use');
 }

@@ -122,6 +122,21 @@ describe('agent loop: memory sessions against the scripted API', () => {
     assert.match(rec.of('tool_end')[0].summary, /unknown tool "bash"/);
   });
 
+  it('answers a tool call cut off by max_tokens without running it, and lets the model go on', async () => {
+    server = await startMockMessagesApi([
+      { content: [{ type: 'tool_use', id: 'toolu_cut', input: { command: 'create', path: '/memories/half.md', file_text: 'half' } }], stop_reason: 'max_tokens' },
+      { content: [{ type: 'text', text: 'Retrying later.' }] },
+    ]);
+    const rec = recorder();
+    const outcome = await sessionFor(server, store.engine).send('go', rec.listener);
+    assert.equal(outcome.ok, true);
+    assert.equal(rec.of('tool_start').length, 0);
+    assert.throws(() => store.read('half.md'));
+    const results = messagesOf(server.requests[1].body).at(-1)!.content as Array<Record<string, unknown>>;
+    assert.deepEqual([results[0].tool_use_id, results[0].is_error], ['toolu_cut', true]);
+    assert.match(String(results[0].content), /^Not run: the response ended \(stop_reason max_tokens\)/);
+  });
+
   it('keeps going after pause_turn without adding a message', async () => {
     server = await startMockMessagesApi([
       { content: [{ type: 'text', text: 'Working' }], stop_reason: 'pause_turn' },

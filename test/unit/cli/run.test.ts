@@ -45,14 +45,22 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     server = undefined;
   });
 
-  async function run(script: MockStep[], args: string[], env: Record<string, string | undefined> = {}): Promise<Result> {
+  async function run(
+    script: MockStep[],
+    args: string[],
+    env: Record<string, string | undefined> = {},
+    onStdout?: (child: import('node:child_process').ChildProcess) => void,
+  ): Promise<Result> {
     server = await startMockMessagesApi(script);
     const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tmp };
     for (const [k, v] of Object.entries({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, ...env })) if (v !== undefined) childEnv[k] = v;
     const child = spawn(process.execPath, [cli, 'run', '--workspace', workspace, ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      onStdout?.(child);
+    });
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.ok(!stdout.includes(KEY) && !stderr.includes(KEY), 'the API key must never be printed');
@@ -111,6 +119,13 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^claude-memory run: The Anthropic API is overloaded \(529\) and the request was given up after 2 retries/);
     assert.equal(server!.requests.length, 3);
+  });
+
+  it('stops cleanly on Ctrl+C with exit code 130', async () => {
+    const hanging: MockTurn = { content: [{ type: 'text', text: 'Thinking about it for a long while' }], faults: [{ type: 'hang', afterEvents: 3 }] };
+    const r = await run([hanging], ['hi'], {}, (child) => child.kill('SIGINT'));
+    assert.equal(r.code, 130);
+    assert.match(r.stderr, /^claude-memory run: Stopped: the request was cancelled/);
   });
 
   it('exits 2 with usage on a missing prompt', async () => {
