@@ -1,0 +1,95 @@
+// The Memory view as a person sees it in the real workbench: the welcome content while the store
+// is empty, files appearing as they are written on disk, the context menu, light and dark themes.
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Locator } from 'playwright-core';
+import {
+  LaunchedWorkbench, activityBarItem, focusView, launchWorkbench, screenshot, switchTheme, themeKind,
+} from './support';
+
+/** The picker label of the light theme (its settings id is "Default Light Modern"). */
+const LIGHT_THEME_LABEL = 'Light Modern';
+
+/** A row of the tree in `pane` by its exact label (the inner locator must be page-relative for `has`). */
+function treeRow(pane: Locator, label: string): Locator {
+  const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  return pane.locator('.monaco-list-row').filter({ has: pane.page().locator('.label-name', { hasText: exact }) });
+}
+
+/** Writes a file into the workspace's memory folder the way another program (git, an editor) would. */
+function writeMemory(wb: LaunchedWorkbench, rel: string, content: string): void {
+  const file = path.join(wb.server.workspaceFolders[0], '.claude-memories', ...rel.split('/'));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content);
+}
+
+suite('e2e: Memory tree', function () {
+  let wb: LaunchedWorkbench;
+  let pane: Locator;
+
+  suiteSetup(async function () {
+    wb = await launchWorkbench({ kind: 'tree', theme: 'dark' });
+    // Our views exist in the workbench only once the extension's contributions are loaded.
+    await activityBarItem(wb.page, 'Claude Memory').waitFor({ state: 'visible', timeout: 30_000 });
+  });
+  suiteTeardown(async function () {
+    await wb?.dispose(this);
+  });
+
+  test('an empty store shows the welcome content with its three actions', async function () {
+    pane = await focusView(wb.page, 'Memory');
+    const welcome = pane.locator('.welcome-view-content');
+    await welcome.waitFor({ state: 'visible', timeout: 20_000 });
+    for (const label of ['Initialize Project Memory', 'Open Chat', 'Set API Key']) {
+      await welcome.locator('.monaco-button', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    }
+    await screenshot(wb.page, 'tree-welcome-dark');
+  });
+
+  test('files written on disk appear, folders first, with size and age', async function () {
+    writeMemory(wb, 'progress.md', '# Progress\n\n- [x] set up the tree view\n');
+    writeMemory(wb, 'notes/decisions.md', 'Use workspace.fs everywhere.\n');
+    writeMemory(wb, '.~tmp-123', 'hidden temp file');
+    await treeRow(pane, 'progress.md').waitFor({ state: 'visible', timeout: 20_000 });
+    await treeRow(pane, 'sample-workspace').waitFor({ state: 'visible' });
+    const labels = (await pane.locator('.monaco-list-row .label-name').allTextContents()).map((s) => s.trim());
+    assert.deepStrictEqual(labels, ['sample-workspace', 'notes', 'progress.md']);
+    const description = (await treeRow(pane, 'progress.md').locator('.label-description').textContent())?.trim();
+    assert.match(description ?? '', /^\d+B · just now$/);
+    await screenshot(wb.page, 'tree-files-dark');
+  });
+
+  test('expanding a folder shows its file; a later write shows up without a refresh', async function () {
+    await treeRow(pane, 'notes').click();
+    await treeRow(pane, 'decisions.md').waitFor({ state: 'visible', timeout: 10_000 });
+    writeMemory(wb, 'notes/later.md', 'written after the tree was open\n');
+    await treeRow(pane, 'later.md').waitFor({ state: 'visible', timeout: 20_000 });
+  });
+
+  test('the context menu of a file offers the tree\'s file commands', async function () {
+    await treeRow(pane, 'progress.md').click({ button: 'right' });
+    const menu = wb.page.locator('.context-view .monaco-menu');
+    await menu.waitFor({ state: 'visible', timeout: 10_000 });
+    const items = (await menu.locator('.action-label').allTextContents()).map((s) => s.trim()).filter(Boolean);
+    for (const expected of ['Open Memory File', 'Reveal in Explorer View', 'Copy Memory Path', 'Rename…', 'Delete']) {
+      assert.ok(items.includes(expected), `context menu lacks "${expected}": ${JSON.stringify(items)}`);
+    }
+    await screenshot(wb.page, 'tree-context-menu-dark');
+    await wb.page.keyboard.press('Escape');
+  });
+
+  test('clicking a file opens it in an editor', async function () {
+    await treeRow(pane, 'progress.md').click();
+    await wb.page.locator('.tabs-container .tab', { hasText: 'progress.md' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+  });
+
+  test('the view reads well in the light theme', async function () {
+    await switchTheme(wb.page, LIGHT_THEME_LABEL);
+    // The workbench applies the theme's class a moment after the picker closes.
+    await wb.page.waitForFunction("document.querySelector('.monaco-workbench')?.classList.contains('vs') === true", undefined, { timeout: 10_000 }).catch(() => undefined);
+    assert.strictEqual(await themeKind(wb.page), 'light');
+    await treeRow(pane, 'progress.md').waitFor({ state: 'visible' });
+    await screenshot(wb.page, 'tree-files-light');
+  });
+});
