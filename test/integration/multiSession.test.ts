@@ -157,6 +157,14 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.strictEqual(steps.length, 3, 'a feature expands to its steps');
     assert.match(String(provider.getTreeItem(steps[1]).label), /^2\. Use it as a user would to check: list todos$/);
 
+    // Clicking a feature opens features.json on it.
+    const open = item.command;
+    assert.ok(open?.command);
+    await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
+    const editor = vscode.window.activeTextEditor;
+    assert.strictEqual(editor?.document.uri.toString(), uri('features.json').toString());
+    assert.strictEqual(editor.document.lineAt(editor.selection.start.line).text.trim(), '"id": "F002",');
+
     const before = await read('features.json');
     await api.multiSession.features.setPasses([[await featureNode('F002'), vscode.TreeItemCheckboxState.Checked]]);
     const after = await read('features.json');

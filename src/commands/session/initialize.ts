@@ -9,6 +9,8 @@ import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFil
 import { isoDate, quoteBlock, renderTemplate } from '../../core/session/templates';
 import type { MemoryStore } from '../../platform/memoryStores';
 import type { ExtensionServices } from '../../platform/services';
+import type { ChatSendResult } from '../../webviews/chatController';
+import { ASK_COMMAND } from '../ask';
 import { askProjectGoal } from './goalInput';
 import { chatWorksIn, openSessionFile, pickStore, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
@@ -28,8 +30,6 @@ export interface InitializeResult {
   folder: vscode.Uri;
   written: SessionFileKey[];
 }
-
-const ASK_COMMAND = 'claudeMemory.ask';
 
 export async function initializeProjectMemory(
   extensionUri: vscode.Uri,
@@ -80,13 +80,15 @@ export async function initializeProjectMemory(
   }
   log.info(`initialized ${written.map((k) => SESSION_FILES[k]).join(', ')} in folder "${store.folder.name}"`);
 
-  if (draftWithClaude) await draftFeaturesWithClaude(extensionUri, goal);
+  const drafted = draftWithClaude && (await draftFeaturesWithClaude(extensionUri, goal));
   await vscode.commands.executeCommand('claudeMemory.features.focus');
   await openSessionFile(store, 'features');
   void vscode.window.showInformationMessage(
-    draftWithClaude
-      ? 'Project memory initialized and Claude was asked to draft the features. Review features.json, then run "Resume Session" to start working.'
-      : 'Project memory initialized. Review the feature checklist (features.json), then run "Resume Session" to start working.',
+    drafted
+      ? 'Project memory initialized and Claude drafted the features. Review features.json, then run "Resume Session" to start working.'
+      : draftWithClaude
+        ? 'Project memory initialized, but Claude could not draft the features (see the chat). Add features to features.json, or ask Claude to draft them once the chat works.'
+        : 'Project memory initialized. Review the feature checklist (features.json), then run "Resume Session" to start working.',
   );
   return { folder: store.folder.uri, written };
 }
@@ -123,8 +125,10 @@ async function askDraftWithClaude(): Promise<boolean | undefined> {
   return picked?.draft;
 }
 
-async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string): Promise<void> {
+/** True when the initializer conversation ran to its end. */
+async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string): Promise<boolean> {
   const template = await readTemplate(extensionUri, 'initializer-prompt.md');
   const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
-  await vscode.commands.executeCommand(ASK_COMMAND, prompt);
+  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, prompt);
+  return result?.started === true && result.outcome.ok;
 }

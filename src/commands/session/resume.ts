@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { renderSessionRoutine } from '../../core/session/sessionRoutine';
 import type { ExtensionServices } from '../../platform/services';
+import { ASK_COMMAND } from '../ask';
 import { chatWorksIn, pickStore, readSessionFile, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
 
@@ -31,6 +32,6 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
     featuresText: await readSessionFile(store, 'features'),
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
-  await vscode.commands.executeCommand('claudeMemory.ask', message);
+  await vscode.commands.executeCommand(ASK_COMMAND, message);
   return message;
 }
