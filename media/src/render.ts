@@ -83,7 +83,9 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
 
   if (entry.path) {
     const path = entry.path;
-    const open = element('button', 'link tool-path', path, { type: 'button', title: `Open ${path}` });
+    // Every path is under /memories; the narrow side bar shows the part after it.
+    const shown = path.startsWith('/memories/') ? path.slice('/memories/'.length) : path;
+    const open = element('button', 'link tool-path', shown, { type: 'button', title: `Open ${path}`, 'aria-label': `Open ${path}` });
     open.addEventListener('click', () => callbacks.openMemory(path));
     head.append(open);
   } else {

@@ -76,23 +76,29 @@ export class ChatController implements vscode.Disposable {
 
   /** Sends a prompt; resolves when the answer is complete, failed or stopped. */
   send(prompt: string): Promise<ChatSendResult> {
+    return this.start(prompt, true);
+  }
+
+  /** Sends the last prompt again (or asks Claude to continue when part of the answer was kept). */
+  retry(): Promise<ChatSendResult> {
+    const prompt = this.retryPrompt;
+    if (!prompt) return Promise.resolve({ started: false, reason: 'There is nothing to retry.' });
+    // The same prompt again is already on screen; "continue" is a new message and is shown.
+    return this.start(prompt, prompt === CONTINUE_PROMPT);
+  }
+
+  private start(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
     const text = prompt.trim();
     if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
     if (this.running) return Promise.resolve({ started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' });
     const disabled = this.disabledReason();
     if (disabled) return Promise.resolve({ started: false, reason: disabled });
-    const run = this.run(text, text);
+    const run = this.run(text, showPrompt);
     this.running = run;
     void run.finally(() => {
       if (this.running === run) this.running = undefined;
     });
     return run;
-  }
-
-  /** Sends the last prompt again (or asks Claude to continue when part of the answer was kept). */
-  retry(): Promise<ChatSendResult> {
-    if (!this.retryPrompt) return Promise.resolve({ started: false, reason: 'There is nothing to retry.' });
-    return this.send(this.retryPrompt);
   }
 
   /** Cancels the running send at once; the session ends it with a "cancelled" error. */
@@ -120,14 +126,14 @@ export class ChatController implements vscode.Disposable {
     this.patches.dispose();
   }
 
-  private async run(prompt: string, shown: string): Promise<ChatSendResult> {
+  private async run(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
     const store = this.env.primaryStore();
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
     this.abort = abort;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
-    this.emit(this.transcript.begin(shown));
+    this.emit(this.transcript.begin(prompt, showPrompt));
     try {
       const agent = await this.sessionFor(store);
       const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>

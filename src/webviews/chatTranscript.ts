@@ -82,13 +82,14 @@ export class ChatTranscript {
     return [{ type: 'status', status: this.status() }];
   }
 
-  /** A send starts: the user's row, and the running state. */
-  begin(prompt: string): ChatPatch[] {
+  /** A send starts: the user's row (or a "sent again" line for a retry), and the running state. */
+  begin(prompt: string, showPrompt = true): ChatPatch[] {
     this.running = true;
     this.turnTextIds = [];
     this.openTextId = undefined;
     this.toolEntries.clear();
-    return [this.add({ kind: 'user', id: this.id(), text: prompt }), { type: 'status', status: this.status() }];
+    const row: ChatEntry = showPrompt ? { kind: 'user', id: this.id(), text: prompt } : { kind: 'notice', id: this.id(), text: 'Sending your message again…' };
+    return [this.add(row), { type: 'status', status: this.status() }];
   }
 
   /** An error found before the agent ran (no key, no folder): shown like an agent error. */

@@ -87,13 +87,18 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
 
 function chatActions(controller: ChatController, env: ChatEnvironment): ChatActions {
   return {
-    send: (text) => void controller.send(text),
+    send: (text) => void controller.send(text).then(explainRefusal),
     stop: () => controller.stop(),
-    retry: () => void controller.retry(),
+    retry: () => void controller.retry().then(explainRefusal),
     openMemory: (path) => void openMemory(env, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
   };
+}
+
+/** A button that did nothing says why (busy, disabled, nothing to retry). */
+function explainRefusal(result: ChatSendResult): void {
+  if (!result.started) void vscode.window.showInformationMessage(result.reason);
 }
 
 /** Runs the extension's "Set API Key"; when a new key was stored, sends the failed message again. */

@@ -161,6 +161,16 @@ describe('chat transcript', () => {
     assert.equal(t.setDisabledReason(undefined)[0].type, 'status');
   });
 
+  it('shows a retried prompt once, with a line saying it was sent again', () => {
+    const t = new ChatTranscript();
+    t.begin('question');
+    run(t, [{ type: 'error', kind: 'network', message: 'offline' }, { type: 'done', stop_reason: null }]);
+    t.begin('question', false);
+    const kinds = t.snapshot().entries.map((e) => e.kind);
+    assert.deepEqual(kinds, ['user', 'error', 'notice']);
+    assert.equal(t.snapshot().status.running, true);
+  });
+
   it('hands out copies, so callers cannot change its state', () => {
     const t = new ChatTranscript();
     t.begin('x');
