@@ -4,6 +4,7 @@ import { registerCommands } from './commands/register';
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
 import { createServices } from './platform/createServices';
 import type { ExtensionServices } from './platform/services';
+import type { MemoryNode } from './views/memoryTreeNodes';
 import type { MemoryTreeProvider } from './views/memoryTreeProvider';
 import { registerMemoryTree } from './views/registerMemoryTree';
 import { registerChat, type ChatApi } from './webviews/registerChat';
@@ -12,6 +13,7 @@ import { registerChat, type ChatApi } from './webviews/registerChat';
 export interface ClaudeMemoryApi {
   readonly services: ExtensionServices;
   readonly memoryTree: MemoryTreeProvider;
+  readonly memoryTreeView: vscode.TreeView<MemoryNode>;
   readonly chat: ChatApi;
   /** Initialize/Resume and the Features view. */
   readonly multiSession: MultiSessionApi;
@@ -40,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
       : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, chat, multiSession, testing };
+  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, chat, multiSession, testing };
 }
 
 export function deactivate(): void {}

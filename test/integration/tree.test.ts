@@ -71,6 +71,8 @@ suite('Memory tree', () => {
     const node = await waitFor('the touched file', () => findNode(api, store, rel));
     assert.match(String(api.memoryTree.getTreeItem(node).description), /^✦ Claude wrote · 1B · just now$/);
     assert.strictEqual((api.memoryTree.getTreeItem(node).iconPath as vscode.ThemeIcon).id, 'sparkle');
+    // The view is visible (focused in suiteSetup), so the touched file is selected there.
+    await waitFor('the touched file to be selected', () => (api.memoryTreeView.selection[0]?.rel === rel ? true : undefined));
     const chain: string[] = [];
     for (let n = api.memoryTree.getParent(node); n; n = api.memoryTree.getParent(n)) chain.push(`${n.kind}:${n.rel}`);
     assert.deepStrictEqual(chain, [`folder:${dir}/deep`, `folder:${dir}`, 'root:']);
