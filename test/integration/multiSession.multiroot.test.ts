@@ -4,16 +4,13 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { FeatureNode } from '../../src/views/featuresTreeProvider';
-
-const extensionId = 'claude-workspace-memory.claude-workspace-memory';
+import { extensionApi } from './treeHelpers';
 
 suite('multi-session in a multi-root workspace', () => {
   let api: ClaudeMemoryApi;
 
   suiteSetup(async () => {
-    const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     await vscode.commands.executeCommand('claudeMemory.features.focus');
   });
 

@@ -6,9 +6,9 @@ import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import { parseFeatures, type Feature } from '../../src/core/session/features';
 import type { FeatureNode } from '../../src/views/featuresTreeProvider';
+import { extensionApi, primaryStore, waitFor } from './treeHelpers';
 import { startMockMessagesApi, type MockMessagesApi, type MockStep, type RecordedRequest } from '../support/mockMessagesApi';
 
-const extensionId = 'claude-workspace-memory.claude-workspace-memory';
 const FAKE_KEY = 'sk-ant-test-multisession-000000000000';
 const SESSION_FILES = ['progress.md', 'features.json', 'startup.md'];
 const GOAL = 'A command-line todo app.\n- add a todo\n- list todos\n- complete a todo';
@@ -16,18 +16,14 @@ const GOAL = 'A command-line todo app.\n- add a todo\n- list todos\n- complete a
 let api: ClaudeMemoryApi;
 let mock: MockMessagesApi | undefined;
 
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for: ${what}`);
+/** Waits until the Features view header says `label` (a refresh comes through the file watcher). */
+function headerSays(label: string): Promise<true> {
+  const view = api.multiSession.features.view;
+  return waitFor(`the Features view header "${label}"`, () => (view.description === label ? true : undefined));
 }
 
 function uri(name: string): vscode.Uri {
-  const store = api.services.stores.primary();
-  assert.ok(store, 'the workspace has a memory store');
-  return vscode.Uri.joinPath(store.rootUri, name);
+  return vscode.Uri.joinPath(primaryStore(api).rootUri, name);
 }
 
 async function read(name: string): Promise<string> {
@@ -56,7 +52,7 @@ function features(text: string): Feature[] {
 async function serve(script: MockStep[]): Promise<MockMessagesApi> {
   mock = await startMockMessagesApi(script);
   await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', mock.url, vscode.ConfigurationTarget.Global);
-  await waitFor(() => api.services.settings.get('apiBaseUrl') === mock!.url, 'the extension reads the new apiBaseUrl');
+  await waitFor('the extension to read the new apiBaseUrl', () => (api.services.settings.get('apiBaseUrl') === mock!.url ? true : undefined));
   return mock;
 }
 
@@ -89,9 +85,7 @@ async function initialize(args: { goal: string; draftWithClaude: boolean }): Pro
 
 suite('multi-session: initialize, Features view, resume', () => {
   suiteSetup(async () => {
-    const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     delete process.env.ANTHROPIC_API_KEY;
     await api.services.apiKey.set(FAKE_KEY);
     assert.strictEqual(api.services.settings.get('checklistGuard'), true, 'the checklist guard is on by default');
@@ -143,7 +137,7 @@ suite('multi-session: initialize, Features view, resume', () => {
   test('the Features view shows the features, the count and the badge; ticking writes features.json', async () => {
     await initialize({ goal: GOAL, draftWithClaude: false });
     const view = api.multiSession.features.view;
-    await waitFor(() => view.description === '0 / 3 passing', `view description "0 / 3 passing" (is "${view.description}")`);
+    await headerSays('0 / 3 passing');
     assert.strictEqual(view.badge?.value, 3);
 
     const nodes = await featureNodes();
@@ -171,7 +165,7 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.deepStrictEqual(features(after).map((f) => f.passes), [false, true, false]);
     const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
     assert.deepStrictEqual(changed, ['    "passes": true'], 'only the ticked line changed');
-    await waitFor(() => view.description === '1 / 3 passing', `view description "1 / 3 passing" (is "${view.description}")`);
+    await headerSays('1 / 3 passing');
     assert.strictEqual(view.badge?.value, 2);
     const ticked = provider.getTreeItem(await featureNode('F002'));
     assert.strictEqual(typeof ticked.checkboxState === 'object' ? ticked.checkboxState.state : ticked.checkboxState, vscode.TreeItemCheckboxState.Checked);
@@ -180,14 +174,14 @@ suite('multi-session: initialize, Features view, resume', () => {
   test('the Features view follows edits made outside it, and explains invalid JSON', async () => {
     await initialize({ goal: GOAL, draftWithClaude: false });
     const view = api.multiSession.features.view;
-    await waitFor(() => view.description === '0 / 3 passing', 'the initial count');
+    await headerSays('0 / 3 passing');
     const list = features(await read('features.json')).map((f) => ({ ...f, passes: true }));
     await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode(JSON.stringify(list)));
-    await waitFor(() => view.description === '3 / 3 passing', `the watcher refreshed the count (is "${view.description}")`);
+    await headerSays('3 / 3 passing');
     assert.strictEqual(view.badge, undefined, 'no badge when everything passes');
 
     await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode('[{"id": "F001",'));
-    await waitFor(async () => (await featureNodes())[0]?.kind === 'message', 'a message item for invalid JSON');
+    await waitFor('a message item for invalid JSON', async () => ((await featureNodes())[0]?.kind === 'message' ? true : undefined));
     const message = api.multiSession.features.provider.getTreeItem((await featureNodes())[0]);
     assert.strictEqual(message.label, 'features.json is not a valid checklist');
     assert.match(String(message.tooltip), /it is not valid JSON/);
@@ -217,7 +211,7 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.match(await read('progress.md'), /- none yet: the initializer conversation with Claude drafts them\.[\s\S]*## Drafted checklist\n/);
     // Then the checklist is shown to the user.
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri('features.json').toString());
-    await waitFor(() => api.multiSession.features.view.description === '0 / 2 passing', 'the view shows the drafted checklist');
+    await headerSays('0 / 2 passing');
   });
 
   test('two sessions: initialize, then Resume flips one feature, appends progress, and a deletion comes back as is_error', async () => {
@@ -264,7 +258,7 @@ suite('multi-session: initialize, Features view, resume', () => {
     const progressAfter = await read('progress.md');
     assert.ok(progressAfter.startsWith(progressBefore.trimEnd()), 'earlier progress is untouched');
     assert.match(progressAfter, /## Session 2: F001 passes\n/);
-    await waitFor(() => api.multiSession.features.view.description === '1 / 3 passing', 'the view follows the agent');
+    await headerSays('1 / 3 passing');
   });
 
   test('Resume without memory sends nothing', async () => {

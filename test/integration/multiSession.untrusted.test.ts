@@ -2,30 +2,25 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
-
-const extensionId = 'claude-workspace-memory.claude-workspace-memory';
+import { extensionApi, primaryStore } from './treeHelpers';
 
 suite('multi-session in an untrusted workspace', () => {
   let api: ClaudeMemoryApi;
 
   suiteSetup(async () => {
-    const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
-    assert.ok(extension);
-    api = await extension.activate();
+    api = await extensionApi();
     assert.strictEqual(vscode.workspace.isTrusted, false);
   });
 
   test('Initialize Project Memory refuses and writes nothing', async () => {
-    const store = api.services.stores.primary();
-    assert.ok(store);
+    const store = primaryStore(api);
     const result = await vscode.commands.executeCommand('claudeMemory.initialize', { goal: '- a feature', draftWithClaude: false });
     assert.strictEqual(result, undefined);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(store.rootUri, 'features.json'))));
   });
 
   test('ticking a feature changes nothing', async () => {
-    const store = api.services.stores.primary();
-    assert.ok(store);
+    const store = primaryStore(api);
     // A checklist that came with the repository.
     const original = '[{"id":"F001","category":"functional","description":"a","steps":[],"passes":false}]\n';
     const uri = vscode.Uri.joinPath(store.rootUri, 'features.json');

@@ -4,6 +4,7 @@
  * feature. The agent may later append more (the guard forbids rewording these).
  */
 import type { Feature } from './features';
+import { clipText } from './templates';
 
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?(.+?)\s*$/;
 const MAX_DESCRIPTION = 300;
@@ -12,25 +13,23 @@ export function featuresFromGoal(goal: string): Feature[] {
   const lines = goal.split(/\r?\n/);
   const items = lines.map((l) => LIST_ITEM.exec(l)?.[1]).filter((s): s is string => !!s);
   const descriptions = items.length > 0 ? items : [firstSentence(goal)].filter((s) => s !== '');
-  return descriptions.map((description, i) => ({
-    id: `F${String(i + 1).padStart(3, '0')}`,
-    category: 'functional',
-    description: clip(description),
-    steps: [
-      'Start the project as /memories/startup.md describes',
-      `Use it as a user would to check: ${clip(description)}`,
-      'Confirm the result, then run the project tests',
-    ],
-    passes: false,
-  }));
+  return descriptions
+    .map((text) => clipText(text, MAX_DESCRIPTION))
+    .map((description, i) => ({
+      id: `F${String(i + 1).padStart(3, '0')}`,
+      category: 'functional',
+      description,
+      steps: [
+        'Start the project as /memories/startup.md describes',
+        `Use it as a user would to check: ${description}`,
+        'Confirm the result, then run the project tests',
+      ],
+      passes: false,
+    }));
 }
 
 function firstSentence(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const end = flat.search(/[.!?](\s|$)/);
   return end > 0 ? flat.slice(0, end + 1) : flat;
-}
-
-function clip(text: string): string {
-  return text.length > MAX_DESCRIPTION ? `${text.slice(0, MAX_DESCRIPTION - 3)}...` : text;
 }

@@ -1,6 +1,6 @@
 /** The message "Resume Session" sends: the readable routine template with today's state filled in. */
 import { parseFeatures, summarizeFeatures } from './features';
-import { isoDate, renderTemplate } from './templates';
+import { clipText, isoDate, renderTemplate } from './templates';
 
 export interface SessionRoutineInput {
   template: string;
@@ -28,5 +28,5 @@ function featureState(text: string | undefined): { progress: string; nextFeature
   if (!s.nextFailing) return { progress, nextFeature: 'none: every feature passes (verify, then ask the user what comes next)' };
   // File content inside the routine: one line, quoted, so it reads as data and keeps the list intact.
   const description = s.nextFailing.description.replace(/\s+/g, ' ').trim();
-  return { progress, nextFeature: `${s.nextFailing.id} (${JSON.stringify(description.length > 200 ? `${description.slice(0, 197)}...` : description)})` };
+  return { progress, nextFeature: `${s.nextFailing.id} (${JSON.stringify(clipText(description, 200))})` };
 }

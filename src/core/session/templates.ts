@@ -31,3 +31,8 @@ export function quoteBlock(text: string): string {
     .map((line) => (line.trim() === '' ? '>' : `> ${line}`))
     .join('\n');
 }
+
+/** At most `max` characters, with "..." marking a cut: file content quoted into short texts. */
+export function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}

@@ -6,6 +6,7 @@
  */
 import { parseFeatures, type Feature } from '../../session/features';
 import { memoryPathOf } from '../../session/memoryFiles';
+import { clipText } from '../../session/templates';
 import type { ProposedChange, WriteGuard } from '../types';
 
 const PATH = memoryPathOf('features');
@@ -50,7 +51,7 @@ function firstForbiddenDifference(before: readonly Feature[], after: readonly Fe
 
 /** Ids come from the file: keep refusal sentences short whatever they hold. */
 function quote(id: string): string {
-  return JSON.stringify(id.length > 60 ? `${id.slice(0, 57)}...` : id);
+  return JSON.stringify(clipText(id, 60));
 }
 
 function sameExceptPasses(a: Feature, b: Feature): boolean {
