@@ -123,7 +123,12 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
 
   it('stops cleanly on Ctrl+C with exit code 130', async () => {
     const hanging: MockTurn = { content: [{ type: 'text', text: 'Thinking about it for a long while' }], faults: [{ type: 'hang', afterEvents: 3 }] };
-    const r = await run([hanging], ['hi'], {}, (child) => child.kill('SIGINT'));
+    let interrupted = false;
+    const r = await run([hanging], ['hi'], {}, (child) => {
+      // Once: the newline printed after the stop is stdout too.
+      if (!interrupted) child.kill('SIGINT');
+      interrupted = true;
+    });
     assert.equal(r.code, 130);
     assert.match(r.stderr, /^claude-memory run: Stopped: the request was cancelled/);
   });
