@@ -21,11 +21,6 @@ interface Rule {
 const L = '(?<![A-Za-z0-9_-])';
 
 const RULES: readonly Rule[] = [
-  {
-    kind: 'private-key',
-    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----/g,
-    group: 0,
-  },
   { kind: 'anthropic-api-key', pattern: new RegExp(`${L}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), group: 0 },
   {
     kind: 'openai-api-key',
@@ -53,7 +48,7 @@ const RULES: readonly Rule[] = [
  * values of ≥ 6 characters are taken as they are unless they look like a placeholder.
  */
 const ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]*?(password|passwd|passphrase|secret|secret_key|client_secret|token|access_token|refresh_token|auth_token|api_key|apikey|api-key|private_key))(["']?)(\s*[:=]\s*)(?:(["'])([^"'\r\n]{6,}?)\5|([^\s"'`,;]{8,}))/gi;
+  /\b([A-Za-z0-9_.-]{0,40}?(password|passwd|passphrase|secret|secret_key|client_secret|token|access_token|refresh_token|auth_token|api_key|apikey|api-key|private_key))(["']?)(\s*[:=]\s*)(?:(["'])([^"'\r\n]{6,200}?)\5|([^\s"'`,;]{8,}))/gi;
 
 const PLACEHOLDER = /^(?:\$\{|\$[A-Z_]|<|\{\{|%\(|process\.env|os\.environ|\[REDACTED:|\*+$|x+$|\.\.\.)/i;
 
@@ -70,16 +65,54 @@ function looksLikeCredential(value: string): boolean {
   return /[A-Za-z]/.test(value) && /[0-9]/.test(value) && !PLACEHOLDER.test(value);
 }
 
+const PEM_BEGIN = /-----BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY-----/g;
+const PEM_END = /-----END (?:[A-Z0-9]+ ){0,4}PRIVATE KEY-----/g;
+/** Base64 body lines after a BEGIN line whose END is missing (a pasted, truncated key). */
+const PEM_BODY = /(?:\r?\n[A-Za-z0-9+/=]{16,})*/y;
+
+/**
+ * PEM private-key blocks, found with plain scans rather than one lazy regex: `BEGIN … END` with
+ * `[\s\S]*?` is quadratic on text full of BEGIN lines without an END. A BEGIN without END still
+ * loses its base64 body.
+ */
+function redactPrivateKeys(text: string, bump: (kind: string) => void): string {
+  let out = '';
+  let last = 0;
+  let endMissing = false;
+  PEM_BEGIN.lastIndex = 0;
+  for (let begin = PEM_BEGIN.exec(text); begin !== null; begin = PEM_BEGIN.exec(text)) {
+    let stop: number;
+    const afterBegin = begin.index + begin[0].length;
+    PEM_END.lastIndex = afterBegin;
+    const end = endMissing ? null : PEM_END.exec(text);
+    if (end !== null) {
+      stop = end.index + end[0].length;
+    } else {
+      // No END after this BEGIN means none after any later BEGIN either: stop looking for one.
+      endMissing = true;
+      PEM_BODY.lastIndex = afterBegin;
+      PEM_BODY.exec(text);
+      stop = PEM_BODY.lastIndex;
+    }
+    out += text.slice(last, begin.index) + '[REDACTED:private-key]';
+    bump('private-key');
+    last = stop;
+    PEM_BEGIN.lastIndex = stop;
+  }
+  return out + text.slice(last);
+}
+
 export function redactSecrets(input: string): RedactionResult {
   const counts = new Map<string, number>();
   const bump = (kind: string) => counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  let text = input;
+  let text = redactPrivateKeys(input, bump);
   for (const rule of RULES) {
     text = text.replace(rule.pattern, (match: string, ...groups: unknown[]) => {
       bump(rule.kind);
       if (rule.group === 0) return `[REDACTED:${rule.kind}]`;
       const secret = groups[rule.group - 1] as string;
-      return match.slice(0, match.length - secret.length) + `[REDACTED:${rule.kind}]` + match.slice(match.length);
+      // The secret group ends the match, so everything before it is kept.
+      return match.slice(0, match.length - secret.length) + `[REDACTED:${rule.kind}]`;
     });
   }
   text = text.replace(

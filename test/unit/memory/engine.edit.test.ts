@@ -110,6 +110,15 @@ forEachStore('str_replace', (t) => {
     assert.deepEqual((await t.store.snapshot()).filter((l) => !l.startsWith('one.md')), before);
   });
 
+  it('lists at most the first 100 occurrences of a very common old_str', async () => {
+    await t.store.seed('big.md', 'x\n'.repeat(200_000));
+    const lines = Array.from({ length: 100 }, (_, i) => i + 1).join(', ');
+    failsWith(
+      await t.run({ command: 'str_replace', path: '/memories/big.md', old_str: 'x', new_str: 'y' }),
+      `No replacement was performed. Multiple occurrences of old_str \`x\` in lines: ${lines}. Please ensure it is unique`,
+    );
+  });
+
   it('reports a missing old_str with the documented sentence', async () => {
     await t.store.seed('d.md', 'abc\n');
     failsWith(

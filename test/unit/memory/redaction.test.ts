@@ -87,4 +87,30 @@ describe('redactSecrets', () => {
     assert.equal(twice.text, once);
     assert.equal(twice.counts.size, 0);
   });
+
+  it('redacts the body of a PEM private key whose END line is missing, and several keys', () => {
+    const body = '\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKB';
+    const truncated = redactSecrets(j('-----BEGIN ', 'OPENSSH PRIVATE KEY-----', body, '\n\nnext paragraph'));
+    assert.equal(truncated.text, '[REDACTED:private-key]\n\nnext paragraph');
+    const two = redactSecrets(j('a\n-----BEGIN ', 'EC PRIVATE KEY-----\nAAAA\n-----END EC ', 'PRIVATE KEY-----\nb\n-----BEGIN ', 'PRIVATE KEY-----\nBBBB\n-----END ', 'PRIVATE KEY-----\nc'));
+    assert.equal(two.text, 'a\n[REDACTED:private-key]\nb\n[REDACTED:private-key]\nc');
+    assert.deepEqual([...two.counts], [['private-key', 2]]);
+  });
+
+  // Regression guard against catastrophic backtracking: each input took minutes with the first
+  // patterns; now they finish in well under a second (mocha's timeout fails a hang).
+  const ADVERSARIAL: Record<string, string> = {
+    'dotted words': 'a.'.repeat(250_000),
+    'BEGIN lines without END': j('-----BEGIN ', 'PRIVATE KEY-----').repeat(20_000),
+    'open quotes after keys': "token='abcdefg ".repeat(30_000),
+    'sk- runs': 'sk-'.repeat(150_000),
+    'JWT-like runs': 'eyJaaaaaaaaa.'.repeat(40_000),
+  };
+  for (const [name, input] of Object.entries(ADVERSARIAL)) {
+    it(`stays linear on ${name} (${input.length} characters)`, function () {
+      this.timeout(10_000);
+      const result = redactSecrets(input);
+      assert.ok(result.text.length > 0);
+    });
+  }
 });

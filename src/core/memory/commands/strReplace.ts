@@ -31,8 +31,7 @@ export const strReplace: CommandHandler<'str_replace'> = async (ctx, input) => {
   }
   if (positions.length === 0) throw new MemoryError(messages.noMatch(input.old_str, path.display));
   if (positions.length > 1) {
-    const lines = [...new Set(positions.map((p) => lineAt(text, p)))];
-    throw new MemoryError(messages.multipleMatches(input.old_str, lines));
+    throw new MemoryError(messages.multipleMatches(input.old_str, distinctLines(text, positions)));
   }
 
   const at = positions[0];
@@ -65,9 +64,29 @@ export const strReplace: CommandHandler<'str_replace'> = async (ctx, input) => {
   };
 };
 
-/** Start offsets of every occurrence, overlapping ones included (`aa` in `aaa` is two). */
+/** Occurrences beyond this are not searched: the call fails either way and the list is long enough. */
+const MAX_REPORTED_OCCURRENCES = 100;
+
+/** Start offsets of occurrences, overlapping ones included (`aa` in `aaa` is two), capped. */
 function occurrences(text: string, needle: string): number[] {
   const found: number[] = [];
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) found.push(i);
+  for (let i = text.indexOf(needle); i >= 0 && found.length < MAX_REPORTED_OCCURRENCES; i = text.indexOf(needle, i + 1)) {
+    found.push(i);
+  }
   return found;
+}
+
+/** 1-based line numbers of ascending offsets, without repeats, in one pass over the text. */
+function distinctLines(text: string, positions: readonly number[]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let scanned = 0;
+  for (const position of positions) {
+    for (let nl = text.indexOf('\n', scanned); nl >= 0 && nl < position; nl = text.indexOf('\n', nl + 1)) {
+      line++;
+      scanned = nl + 1;
+    }
+    if (lines[lines.length - 1] !== line) lines.push(line);
+  }
+  return lines;
 }
