@@ -25,7 +25,7 @@ export async function run(): Promise<void> {
   console.log(`  mix: ${describeWorkload(ops)}`);
 
   const ours = oursTarget('ours (engine + Node adapter)');
-  const targets: Target[] = [ours, oursTarget('ours, redaction off', { redactSecrets: false }), sdkTarget, bareTarget];
+  const targets: Target[] = [ours, sdkTarget, bareTarget];
   const passes = new Map<Target, PassResult[]>(targets.map((t) => [t, []]));
   for (let rep = 0; rep < reps; rep++) {
     // Interleaved so that machine noise spreads over all targets alike.
