@@ -53,7 +53,9 @@ export async function writeText(ctx: CommandContext, write: TextWrite): Promise<
   const delta = bytes.length - write.beforeBytes;
   await ctx.quota.assertRoomFor(delta);
   try {
-    if (write.createParent) await ctx.store.ensureDirectory(parentOf(write.rel));
+    // Only when missing: some hosts' createDirectory refuses an existing folder.
+    const parent = parentOf(write.rel);
+    if (write.createParent && (await ctx.store.inspect(parent)).kind === 'missing') await ctx.store.ensureDirectory(parent);
     await ctx.store.writeAtomic(write.rel, bytes, write.overwrite);
   } catch (e) {
     ctx.quota.invalidate();
