@@ -1,62 +1,10 @@
 import * as vscode from 'vscode';
+import { parseSettings, SETTING_KEYS, type Reader, type SettingKey, type SettingProblem, type SettingsChange, type SettingsSnapshot } from './settingsParse';
+
+export * from './settingsParse';
 
 /** The `claudeMemory.*` configuration, read here and nowhere else. */
 export const SETTINGS_SECTION = 'claudeMemory';
-
-export type CreatePolicy = 'error' | 'overwrite';
-
-export interface SettingsSnapshot {
-  model: string;
-  maxTokens: number;
-  maxTurns: number;
-  /** A single safe folder name, already validated (invalid values fall back to the default). */
-  memoryFolder: string;
-  maxFileBytes: number;
-  quotaBytes: number;
-  redactSecrets: boolean;
-  createPolicy: CreatePolicy;
-  promptCaching: boolean;
-  contextEditing: boolean;
-  /** Undefined = the SDK default. Only ever taken from user/machine settings. */
-  apiBaseUrl: string | undefined;
-  checklistGuard: boolean;
-}
-
-export type SettingKey = keyof SettingsSnapshot;
-
-export const SETTING_KEYS: readonly SettingKey[] = [
-  'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
-  'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard',
-];
-
-export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
-  model: 'claude-opus-5',
-  maxTokens: 8192,
-  maxTurns: 30,
-  memoryFolder: '.claude-memories',
-  maxFileBytes: 1048576,
-  quotaBytes: 52428800,
-  redactSecrets: true,
-  createPolicy: 'error',
-  promptCaching: true,
-  contextEditing: true,
-  apiBaseUrl: undefined,
-  checklistGuard: true,
-};
-
-export interface SettingsChange {
-  /** The keys whose effective value changed. */
-  readonly keys: readonly SettingKey[];
-  affects(key: SettingKey): boolean;
-}
-
-/** A snapshot value that could not be used as written, for the log. */
-export interface SettingProblem {
-  key: SettingKey;
-  reason: string;
-}
-
-type Reader = <T>(key: SettingKey) => T | undefined;
 
 /**
  * Typed, validated settings with a change event that fires only for keys whose effective value
@@ -104,77 +52,4 @@ export class Settings implements vscode.Disposable {
     const baseUrl = config.inspect<string>('apiBaseUrl');
     return parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem);
   }
-}
-
-/** Validates raw values; pure so it can be reasoned about apart from VS Code. */
-export function parseSettings(
-  get: Reader,
-  rawBaseUrl: unknown,
-  onProblem: (problem: SettingProblem) => void,
-): SettingsSnapshot {
-  const d = DEFAULT_SETTINGS;
-  const int = (key: SettingKey, min: number, max: number): number => {
-    const v = get<unknown>(key);
-    if (v === undefined) return d[key] as number;
-    if (typeof v !== 'number' || !Number.isFinite(v)) {
-      onProblem({ key, reason: 'not a number' });
-      return d[key] as number;
-    }
-    return Math.min(max, Math.max(min, Math.floor(v)));
-  };
-  const bool = (key: SettingKey): boolean => {
-    const v = get<unknown>(key);
-    return typeof v === 'boolean' ? v : (d[key] as boolean);
-  };
-  const model = get<unknown>('model');
-  const createPolicy = get<unknown>('createPolicy');
-  return {
-    model: typeof model === 'string' && model.trim() !== '' ? model.trim() : d.model,
-    maxTokens: int('maxTokens', 1, 128000),
-    maxTurns: int('maxTurns', 1, 500),
-    memoryFolder: validFolderName(get<unknown>('memoryFolder'), onProblem),
-    maxFileBytes: int('maxFileBytes', 1024, Number.MAX_SAFE_INTEGER),
-    quotaBytes: int('quotaBytes', 1024, Number.MAX_SAFE_INTEGER),
-    redactSecrets: bool('redactSecrets'),
-    createPolicy: createPolicy === 'overwrite' ? 'overwrite' : 'error',
-    promptCaching: bool('promptCaching'),
-    contextEditing: bool('contextEditing'),
-    apiBaseUrl: validBaseUrl(rawBaseUrl, onProblem),
-    checklistGuard: bool('checklistGuard'),
-  };
-}
-
-/** Why `name` is not usable as the memory folder (one plain folder name), or undefined. */
-export function invalidFolderNameReason(name: string): string | undefined {
-  if (name === '' || name === '.' || name === '..') return 'must be a folder name';
-  if (name.length > 64) return 'longer than 64 characters';
-  if (!/^[A-Za-z0-9._-]+$/.test(name)) return 'only letters, digits, ".", "_" and "-" are allowed (no slashes)';
-  return undefined;
-}
-
-function validFolderName(raw: unknown, onProblem: (p: SettingProblem) => void): string {
-  if (raw === undefined) return DEFAULT_SETTINGS.memoryFolder;
-  const name = typeof raw === 'string' ? raw.trim() : '';
-  const reason = typeof raw === 'string' ? invalidFolderNameReason(name) : 'not a string';
-  if (reason === undefined) return name;
-  onProblem({ key: 'memoryFolder', reason: `${reason}; using ${DEFAULT_SETTINGS.memoryFolder}` });
-  return DEFAULT_SETTINGS.memoryFolder;
-}
-
-function validBaseUrl(raw: unknown, onProblem: (p: SettingProblem) => void): string | undefined {
-  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    onProblem({ key: 'apiBaseUrl', reason: 'not a URL; using the SDK default' });
-    return undefined;
-  }
-  // The key travels in a header: plain http only to this machine.
-  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
-    onProblem({ key: 'apiBaseUrl', reason: 'must be https (or http to localhost); using the SDK default' });
-    return undefined;
-  }
-  return url.toString().replace(/\/$/, '');
 }
