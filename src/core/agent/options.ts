@@ -31,9 +31,12 @@ export interface AgentOptions {
   streamRetries?: number;
   /** Request timeout in ms (SDK default: 10 minutes). */
   timeout?: number;
-  /** Context editing knobs; defaults in request.ts are tuned by bench/agent. */
+  /** Context editing knobs (defaults in request.ts, tuned with bench/agent; see clearing.ts). */
+  /** Prompt size in tokens from which the API clears old tool results. */
   contextEditingTrigger?: number;
+  /** Newest memory calls whose results are never cleared. */
   contextEditingKeep?: number;
+  /** Tokens of old results that must be waiting before the clearing frontier moves (and the API's clear_at_least). */
   contextEditingClearAtLeast?: number;
   fetch?: ClientOptions['fetch'];
   logger?: AgentLogger;
