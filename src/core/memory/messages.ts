@@ -80,7 +80,7 @@ export const messages = {
   pathTooLong: (maxChars: number) => `Error: The path is longer than ${maxChars} characters.`,
   nameTooLong: (shown: string, maxBytes: number) => `Error: The path ${shown} has a name longer than ${maxBytes} bytes.`,
   windowsForbidden: (shown: string) =>
-    `Error: The path ${shown} contains one of the characters < > : " | ? * which are not allowed in memory file names.`,
+    `Error: The path ${shown} uses a name that is not allowed in memory file names (the characters < > : " | ? * or a Windows device name such as nul or com1).`,
   trailingDotOrSpace: (shown: string) =>
     `Error: The path ${shown} has a name ending in a dot or a space, which is not allowed in memory file names.`,
   reservedName: (shown: string) => `Error: The path ${shown} uses a name reserved for the memory tool's temporary files.`,

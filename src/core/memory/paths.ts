@@ -9,7 +9,7 @@
  *   that would resolve inside the store: there is no legitimate need for it and refusing is
  *   simpler to verify than resolving.
  * - Refused anywhere in the path: backslashes, control characters (C0, DEL, C1, U+2028/2029),
- *   characters Windows cannot store (`<>:"|?*`), percent-encodings of `.`, `/`, `\`, `%`,
+ *   characters Windows cannot store (`<>:"|?*`) and its device names (`nul.md`, `COM1`), percent-encodings of `.`, `/`, `\`, `%`,
  *   control or non-ASCII bytes (this covers `%2e%2e%2f`, `%2f` and double encodings like
  *   `%252e`), names ending in a dot or space (Windows drops those, creating aliases), names of
  *   more than 255 UTF-8 bytes, paths over 1024 characters, and the engine's own temporary-file
@@ -35,6 +35,8 @@ export interface MemoryPath {
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
+/** Device names Windows opens instead of a file, whatever the extension (`nul.md`, `COM1.txt`). */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;
 const PERCENT_ESCAPE = /%([0-9A-Fa-f]{2})/g;
 
 export function parseMemoryPath(raw: unknown, param = 'path'): MemoryPath {
@@ -65,7 +67,7 @@ export function parseMemoryPath(raw: unknown, param = 'path'): MemoryPath {
     if (segment === '..') {
       throw new MemoryError(messages.traversal(shown));
     }
-    if (WINDOWS_FORBIDDEN.test(segment)) {
+    if (WINDOWS_FORBIDDEN.test(segment) || WINDOWS_DEVICE.test(segment)) {
       throw new MemoryError(messages.windowsForbidden(shown));
     }
     if (utf8Length(segment) > MAX_NAME_BYTES) {

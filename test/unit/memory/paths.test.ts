@@ -23,7 +23,7 @@ describe('parseMemoryPath', () => {
   });
 
   it('keeps ordinary names, including unicode, spaces, dots inside names and a lone %', () => {
-    for (const name of ['notes.md', 'é 中文 notes.md', 'v1.2...final', '100% done.md', 'a%zz', '.hidden', 'node_modules', '%41.md', '.~tmp']) {
+    for (const name of ['notes.md', 'é 中文 notes.md', 'v1.2...final', '100% done.md', 'a%zz', '.hidden', 'node_modules', '%41.md', '.~tmp', 'console.md', 'null.md', 'com10.md', 'auxiliary']) {
       assert.equal(parseMemoryPath(`/memories/${name}`).rel, name);
     }
   });
@@ -60,7 +60,7 @@ describe('parseMemoryPath', () => {
   });
 
   it('refuses characters Windows cannot store', () => {
-    for (const raw of ['/memories/a:b', '/memories/a|b', '/memories/x?.md', '/memories/*.md', '/memories/<a>', '/memories/"q"']) {
+    for (const raw of ['/memories/a:b', '/memories/a|b', '/memories/x?.md', '/memories/*.md', '/memories/<a>', '/memories/"q"', '/memories/nul', '/memories/CON.md', '/memories/d/com1.txt', '/memories/LPT9']) {
       assert.match(refusal(raw), /not allowed in memory file names/);
     }
   });
