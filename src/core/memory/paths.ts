@@ -9,7 +9,8 @@
  *   that would resolve inside the store: there is no legitimate need for it and refusing is
  *   simpler to verify than resolving.
  * - Refused anywhere in the path: backslashes, control characters (C0, DEL, C1, U+2028/2029),
- *   characters Windows cannot store (`<>:"|?*`) and its device names (`nul.md`, `COM1`), percent-encodings of `.`, `/`, `\`, `%`,
+ *   characters Windows cannot store (`<>:"|?*`) and its device
+ *   names (`nul.md`, `COM1`), percent-encodings of `.`, `/`, `\`, `%`,
  *   control or non-ASCII bytes (this covers `%2e%2e%2f`, `%2f` and double encodings like
  *   `%252e`), names ending in a dot or space (Windows drops those, creating aliases), names of
  *   more than 255 UTF-8 bytes, paths over 1024 characters, and the engine's own temporary-file
