@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { MemoryEngine } from '../core/memory';
+import { isFsError, MemoryEngine } from '../core/memory';
 import type { MemoryEngineOptions } from '../core/memory/options';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
 import { CLI_NAME, parseOptions, parsePositiveInteger, UsageError } from './args';
@@ -59,7 +59,7 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
     // The documented behaviour: the root exists before the first call, so `view /memories` works.
     await store.createDirectory('');
   } catch (e) {
-    io.stderr.write(`${CLI_NAME} exec: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    io.stderr.write(`${CLI_NAME} exec: cannot use ${path.join(workspace, STORE_FOLDER)} as the memory store: ${storeProblem(e)}\n`);
     return 1;
   }
 
@@ -86,6 +86,12 @@ function parseExecArgs(argv: string[]) {
   if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
   if (values['no-redact']) engineOptions.redactSecrets = false;
   return { help: values.help === true, workspace: values.workspace, engineOptions };
+}
+
+function storeProblem(e: unknown): string {
+  if (isFsError(e, 'FileExists') || isFsError(e, 'FileNotADirectory')) return 'it exists and is not a folder.';
+  if (isFsError(e, 'NoPermissions')) return 'permission denied.';
+  return oneLine(e);
 }
 
 function isDirectory(p: string): boolean {

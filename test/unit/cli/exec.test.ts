@@ -170,6 +170,14 @@ describe('claude-memory exec (process)', function () {
       });
     }
 
+    it('refuses a store path that is a file, in one sentence', async () => {
+      fs.writeFileSync(path.join(tmp, '.claude-memories'), 'not a folder');
+      const r = await runCli(['exec'], jsonl({ command: 'view', path: '/memories' }), tmp);
+      assert.equal(r.code, 1);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /^claude-memory exec: cannot use .*\.claude-memories as the memory store: it exists and is not a folder\.\n$/);
+    });
+
     it('--version prints the package version', async () => {
       const { version } = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
       const r = await runCli(['--version'], '', tmp);
