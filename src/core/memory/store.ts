@@ -80,10 +80,11 @@ export class SafeStore {
    */
   async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean): Promise<void> {
     const temp = joinRel(parentOf(rel), `${TEMP_NAME_PREFIX}${Date.now().toString(36)}-${(this.tempCounter++).toString(36)}-${Math.random().toString(36).slice(2, 10)}`);
-    await this.call(rel, () => this.fs.writeFile(temp, content));
     try {
+      await this.call(rel, () => this.fs.writeFile(temp, content));
       await this.call(rel, () => this.fs.rename(temp, rel, { overwrite }));
     } catch (e) {
+      // A half-written or unrenamed temp file must not linger (it would count against the quota).
       await this.fs.delete(temp, { recursive: false }).catch(() => undefined);
       throw e;
     }

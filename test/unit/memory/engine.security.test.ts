@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { InMemoryFileSystem } from '../../support/inMemoryFileSystem';
-import { MemoryEngine } from '../../../src/core/memory';
+import { FsError, MemoryEngine } from '../../../src/core/memory';
 import { failed, forEachStore, ok } from './harness';
 
 const TRAVERSALS = [
@@ -149,6 +149,26 @@ describe('security: adapter errors never reach the model', () => {
     assert.equal(seen.length, 1);
     // The engine still works afterwards.
     assert.equal((await engine.execute({ command: 'create', path: '/memories/x.md', file_text: 'x' })).is_error, false);
+  });
+
+  it('a failed temp-file write leaves no partial temp file behind', async () => {
+    const fs = new InMemoryFileSystem();
+    fs.seed('a.md', 'original');
+    const engine = new MemoryEngine(fs);
+    await engine.ensureRoot();
+    const before = fs.snapshot();
+    // The write lands partially, then fails (disk full).
+    const writeFile = fs.writeFile.bind(fs);
+    fs.writeFile = async (p, c) => {
+      fs.writeFile = writeFile;
+      await writeFile(p, c.subarray(0, 2));
+      throw new FsError('Unavailable', 'ENOSPC /host/path');
+    };
+    assert.equal(
+      (await engine.execute({ command: 'str_replace', path: '/memories/a.md', old_str: 'original', new_str: 'changed' })).content,
+      'Error: The memory store could not complete the operation on /memories/a.md: the storage is unavailable right now.',
+    );
+    assert.deepEqual(fs.snapshot(), before);
   });
 
   it('a failed atomic rename leaves neither the temp file nor a changed target', async () => {
