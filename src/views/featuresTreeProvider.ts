@@ -17,7 +17,7 @@ export type FeatureNode =
   | { kind: 'folder'; checklist: FolderChecklist }
   | { kind: 'summary'; checklist: FolderChecklist & { state: 'ok' } }
   | { kind: 'message'; checklist: FolderChecklist; text: string; detail?: string }
-  | { kind: 'feature'; store: MemoryStore; feature: Feature; index: number }
+  | { kind: 'feature'; store: MemoryStore; feature: Feature }
   | { kind: 'step'; store: MemoryStore; feature: Feature; step: string; index: number };
 
 export const OPEN_FEATURE_COMMAND = 'claudeMemory.features.open';
@@ -97,7 +97,7 @@ function folderChildren(checklist: FolderChecklist): FeatureNode[] {
     case 'ok':
       return [
         { kind: 'summary', checklist },
-        ...checklist.features.map((feature, index): FeatureNode => ({ kind: 'feature', store: checklist.store, feature, index })),
+        ...checklist.features.map((feature): FeatureNode => ({ kind: 'feature', store: checklist.store, feature })),
       ];
   }
 }
