@@ -9,10 +9,11 @@ import {
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
+  type DisabledAction,
   type ExtensionToWebview,
 } from '../../src/webviews/protocol';
 import { formatCount, formatUsage } from './format';
-import { renderEntry, updateAssistant, type EntryCallbacks } from './render';
+import { icon, renderEntry, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';
 
 const vscode = vscodeApi();
@@ -20,6 +21,8 @@ const vscode = vscodeApi();
 const transcriptEl = byId('transcript');
 const emptyEl = byId('empty');
 const bannerEl = byId('banner');
+const bannerText = byId('banner-text');
+const bannerAction = byId('banner-action') as HTMLButtonElement;
 const form = byId('composer-form') as HTMLFormElement;
 const input = byId('prompt') as HTMLTextAreaElement;
 const sendButton = byId('send') as HTMLButtonElement;
@@ -64,7 +67,12 @@ function appendElement(entry: ChatEntry): void {
   el.dataset.id = entry.id;
   elements.set(entry.id, el);
   transcriptEl.append(el);
-  emptyEl.hidden = true;
+  updateEmpty();
+}
+
+// "Ask Claude something" only on an empty, usable chat; while it is off the banner says why.
+function updateEmpty(): void {
+  emptyEl.hidden = entries.length > 0 || status.disabledReason !== undefined;
 }
 
 function upsert(entry: ChatEntry): void {
@@ -113,14 +121,16 @@ function remove(id: string): void {
   elements.get(id)?.remove();
   elements.delete(id);
   dirty.delete(id);
-  emptyEl.hidden = entries.length > 0;
+  updateEmpty();
 }
 
 function drawStatus(next: ChatStatus): void {
   status = next;
   const disabled = next.disabledReason !== undefined;
   bannerEl.hidden = !disabled;
-  bannerEl.textContent = next.disabledReason ?? '';
+  bannerText.textContent = next.disabledReason ?? '';
+  drawBannerAction(disabled ? next.disabledAction : undefined);
+  updateEmpty();
   input.disabled = disabled;
   sendButton.disabled = disabled || next.running;
   stopButton.hidden = !next.running;
@@ -129,6 +139,24 @@ function drawStatus(next: ChatStatus): void {
   totalsEl.textContent = next.requests === 0 ? '' : `Session: ${formatUsage(next.totals)}`;
   totalsEl.title = `${formatCount(next.requests)} model request(s) since the last new chat`;
 }
+
+const BANNER_ACTIONS: Record<DisabledAction, { icon: string; text: string }> = {
+  manageTrust: { icon: 'shield', text: 'Manage Workspace Trust' },
+  openFolder: { icon: 'folder-opened', text: 'Open Folder' },
+};
+
+function drawBannerAction(action: DisabledAction | undefined): void {
+  bannerAction.hidden = action === undefined;
+  bannerAction.dataset.action = action ?? '';
+  if (!action) return;
+  const label = BANNER_ACTIONS[action];
+  bannerAction.replaceChildren(icon(label.icon), document.createTextNode(label.text));
+}
+
+bannerAction.addEventListener('click', () => {
+  const action = bannerAction.dataset.action;
+  if (action === 'manageTrust' || action === 'openFolder') vscode.postMessage({ type: action });
+});
 
 function nearEnd(): boolean {
   return transcriptEl.scrollHeight - transcriptEl.scrollTop - transcriptEl.clientHeight < 48;

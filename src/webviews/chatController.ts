@@ -11,7 +11,7 @@ import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import type { Logger } from '../platform/logger';
 import type { SettingsSnapshot } from '../platform/settings';
 import { ChatTranscript, type ChatPatch } from './chatTranscript';
-import type { ChatSnapshot } from './protocol';
+import type { ChatSnapshot, DisabledAction } from './protocol';
 
 export const CHAT_VIEW_ID = 'claudeMemory.chat';
 /** Context key for `when` clauses (e.g. showing Stop only while an answer runs). */
@@ -71,7 +71,8 @@ export class ChatController implements vscode.Disposable {
 
   /** Recomputes why the chat is unusable (trust, folders); call when either changes. */
   refreshAvailability(): void {
-    this.emit(this.transcript.setDisabledReason(this.disabledReason()));
+    const disabled = this.disabled();
+    this.emit(this.transcript.setDisabledReason(disabled?.reason, disabled?.action));
   }
 
   /** Sends a prompt; resolves when the answer is complete, failed or stopped. */
@@ -91,8 +92,8 @@ export class ChatController implements vscode.Disposable {
     const text = prompt.trim();
     if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
     if (this.running) return Promise.resolve({ started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' });
-    const disabled = this.disabledReason();
-    if (disabled) return Promise.resolve({ started: false, reason: disabled });
+    const disabled = this.disabled();
+    if (disabled) return Promise.resolve({ started: false, reason: disabled.reason });
     const run = this.run(text, showPrompt);
     this.running = run;
     void run.finally(() => {
@@ -202,12 +203,15 @@ export class ChatController implements vscode.Disposable {
     return this.session.agent;
   }
 
-  private disabledReason(): string | undefined {
+  private disabled(): { reason: string; action: DisabledAction } | undefined {
     if (!this.env.isTrusted()) {
-      return 'Chat is off in Restricted Mode: memory files in an untrusted workspace may carry a stranger\'s instructions, and Claude would write files here. Trust the workspace to chat.';
+      return {
+        reason: 'Chat is off in Restricted Mode: memory files in an untrusted workspace may carry a stranger\'s instructions, and Claude would write files here. Trust the workspace to chat.',
+        action: 'manageTrust',
+      };
     }
     if (!this.env.primaryStore()) {
-      return `Open a folder to chat: Claude keeps its memory in the folder's ${this.env.settings().memoryFolder}/ directory.`;
+      return { reason: `Open a folder to chat: Claude keeps its memory in the folder's ${this.env.settings().memoryFolder}/ directory.`, action: 'openFolder' };
     }
     return undefined;
   }

@@ -60,7 +60,7 @@ export function buildChatHtml(resources: ChatHtmlResources, nonce: string = crea
 <title>Claude Memory Chat</title>
 </head>
 <body>
-<div id="banner" class="banner" role="status" hidden></div>
+<div id="banner" class="banner" role="status" hidden><p id="banner-text"></p><button type="button" id="banner-action" class="button" hidden></button></div>
 <main id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation with Claude" tabindex="0">
 <p id="empty" class="empty">Ask Claude something. It reads and writes its memory in <code>.claude-memories/</code> of this workspace, and every memory operation shows up here.</p>
 </main>

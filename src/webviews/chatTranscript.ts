@@ -9,6 +9,7 @@ import {
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
+  type DisabledAction,
   type ErrorAction,
   type ExtensionToWebview,
   type TokenUsage,
@@ -44,6 +45,7 @@ export class ChatTranscript {
   private requests = 0;
   private running = false;
   private disabledReason: string | undefined;
+  private disabledAction: DisabledAction | undefined;
   private nextId = 1;
   /** Ids of assistant entries streamed in the current model response (voided by a `retry`). */
   private turnTextIds: string[] = [];
@@ -60,6 +62,7 @@ export class ChatTranscript {
     return {
       running: this.running,
       disabledReason: this.disabledReason,
+      disabledAction: this.disabledAction,
       totals: { ...this.totals },
       requests: this.requests,
     };
@@ -76,9 +79,10 @@ export class ChatTranscript {
     return [{ type: 'snapshot', snapshot: this.snapshot() }];
   }
 
-  setDisabledReason(reason: string | undefined): ChatPatch[] {
-    if (reason === this.disabledReason) return [];
+  setDisabledReason(reason: string | undefined, action?: DisabledAction): ChatPatch[] {
+    if (reason === this.disabledReason && action === this.disabledAction) return [];
     this.disabledReason = reason;
+    this.disabledAction = reason === undefined ? undefined : action;
     return [{ type: 'status', status: this.status() }];
   }
 

@@ -17,6 +17,8 @@ export interface ChatActions {
   openMemory(path: string): void;
   setApiKey(): void;
   openSettings(): void;
+  manageTrust(): void;
+  openFolder(): void;
 }
 
 type Handlers = { [K in WebviewToExtension['type']]: (message: Extract<WebviewToExtension, { type: K }>) => void };
@@ -101,6 +103,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       openMemory: (m) => this.actions.openMemory(m.path),
       setApiKey: () => this.actions.setApiKey(),
       openSettings: () => this.actions.openSettings(),
+      manageTrust: () => this.actions.manageTrust(),
+      openFolder: () => this.actions.openFolder(),
     };
   }
 

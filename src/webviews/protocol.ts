@@ -17,6 +17,9 @@ export interface TokenUsage {
 /** What a button under an error can do. */
 export type ErrorAction = 'setApiKey' | 'retry' | 'openSettings';
 
+/** What the button on the "chat is off" banner does. */
+export type DisabledAction = 'manageTrust' | 'openFolder';
+
 export type ToolStatus = 'running' | 'ok' | 'error';
 
 /** One row of the conversation. Every string is display text; the webview never trusts it as HTML. */
@@ -39,6 +42,8 @@ export interface ChatStatus {
   running: boolean;
   /** Why the input is disabled (untrusted workspace, no folder), or undefined when it is usable. */
   disabledReason?: string;
+  /** The way out of the disabled state, offered as a button next to the reason. */
+  disabledAction?: DisabledAction;
   /** Sum of every request's usage since the last "New chat". */
   totals: TokenUsage;
   /** Model requests since the last "New chat". */
@@ -70,7 +75,9 @@ export type WebviewToExtension =
   /** Opens a memory file in an editor; `path` is a `/memories/...` path. */
   | { type: 'openMemory'; path: string }
   | { type: 'setApiKey' }
-  | { type: 'openSettings' };
+  | { type: 'openSettings' }
+  | { type: 'manageTrust' }
+  | { type: 'openFolder' };
 
 /** Longest prompt the webview may send; anything longer is refused, not truncated. */
 export const MAX_PROMPT_CHARS = 100_000;
@@ -86,7 +93,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Messages without a payload, by type. */
-const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'openSettings']);
+const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'openSettings', 'manageTrust', 'openFolder']);
 
 /**
  * Checks a message that arrived from the webview. The webview runs markdown from the model, so

@@ -93,6 +93,8 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     openMemory: (path) => void openMemory(env, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
+    manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
+    openFolder: () => void vscode.commands.executeCommand('workbench.action.files.openFolder'),
   };
 }
 

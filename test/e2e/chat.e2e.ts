@@ -190,3 +190,32 @@ suite('chat view (e2e)', function () {
     await screenshot(page, 'chat-answer-hc');
   });
 });
+
+suite('chat view in Restricted Mode (e2e)', function () {
+  let wb: LaunchedWorkbench;
+
+  suiteSetup(async function () {
+    wb = await launchWorkbench({ kind: 'chatu', theme: 'light', trust: false });
+  });
+
+  suiteTeardown(async function () {
+    await wb?.dispose(this);
+  });
+
+  test('the chat says why it is off and its input is disabled', async function () {
+    const { page } = wb;
+    await showView(page, 'Chat');
+    const chat = webviewFrame(page);
+    const banner = chat.locator('#banner');
+    await banner.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    assert.match((await banner.textContent()) ?? '', /Restricted Mode/);
+    assert.strictEqual(await chat.locator('#prompt').isDisabled(), true);
+    assert.strictEqual(await chat.locator('#send').isDisabled(), true);
+    assert.strictEqual((await chat.locator('#banner-action').textContent())?.trim(), 'Manage Workspace Trust');
+    assert.ok(!(await chat.locator('#empty').isVisible()), 'no "ask something" hint while the chat is off');
+    await screenshot(page, 'chat-restricted-light');
+    // The banner's button opens VS Code's trust editor.
+    await chat.locator('#banner-action').click();
+    await page.locator('.workspace-trust-editor').first().waitFor({ timeout: UI_TIMEOUT });
+  });
+});

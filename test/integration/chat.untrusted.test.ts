@@ -19,6 +19,7 @@ suite('chat in an untrusted workspace', () => {
     assert.ok(reason, 'a disabled reason is shown');
     assert.match(reason, /Restricted Mode/);
     assert.match(reason, /[Tt]rust/);
+    assert.strictEqual(api.chat.snapshot().status.disabledAction, 'manageTrust');
   });
 
   test('neither the chat nor Ask Claude starts an answer', async () => {

@@ -3,7 +3,7 @@ import { isMemoryPath, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMess
 
 describe('chat protocol: messages from the webview', () => {
   it('accepts each well-formed message', () => {
-    for (const type of ['ready', 'stop', 'retry', 'setApiKey', 'openSettings']) {
+    for (const type of ['ready', 'stop', 'retry', 'setApiKey', 'openSettings', 'manageTrust', 'openFolder']) {
       assert.deepEqual(parseWebviewMessage({ type }), { type });
     }
     assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hello' }), { type: 'send', text: 'hello' });
