@@ -45,6 +45,9 @@ export function resolveMemoryEngineOptions(options: Partial<MemoryEngineOptions>
       throw new RangeError(`MemoryEngineOptions.${key} must be a positive number`);
     }
   }
+  // Settings arrive from users: anything but an explicit 'overwrite' keeps the reference behaviour.
+  merged.createPolicy = merged.createPolicy === 'overwrite' ? 'overwrite' : 'error';
+  merged.writeGuards = [...merged.writeGuards];
   return merged;
 }
 

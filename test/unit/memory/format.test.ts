@@ -52,3 +52,19 @@ describe('text helpers', () => {
     assert.equal(decodeText(new Uint8Array([0x61, 0x00, 0x62])), undefined);
   });
 });
+
+describe('resolveMemoryEngineOptions', () => {
+  it('fills defaults, ignores undefined fields and rejects non-positive limits', async () => {
+    const { resolveMemoryEngineOptions, DEFAULT_MEMORY_ENGINE_OPTIONS } = await import('../../../src/core/memory');
+    const resolved = resolveMemoryEngineOptions({ maxFileBytes: undefined, quotaBytes: 10 });
+    assert.equal(resolved.maxFileBytes, 1024 * 1024);
+    assert.equal(resolved.quotaBytes, 10);
+    assert.equal(resolved.viewCharLimit, 16000);
+    assert.equal(resolved.redactSecrets, true);
+    assert.equal(resolved.createPolicy, 'error');
+    assert.notEqual(resolved.writeGuards, DEFAULT_MEMORY_ENGINE_OPTIONS.writeGuards);
+    assert.equal(resolveMemoryEngineOptions({ createPolicy: 'bogus' as never }).createPolicy, 'error');
+    assert.throws(() => resolveMemoryEngineOptions({ maxFileBytes: 0 }), RangeError);
+    assert.throws(() => resolveMemoryEngineOptions({ viewCharLimit: Number.NaN }), RangeError);
+  });
+});
