@@ -91,6 +91,11 @@ async function driveTests(server: CodeServer, timeoutMs: number, print: (text: s
     await page.goto(server.workbenchUrl(testIndex));
     const code = await result;
     clearTimeout(timer);
+    if (!testsStarted) {
+      // The test index never ran (load error, crash, timeout): show what the workbench said.
+      const lines = fs.existsSync(automationLog) ? fs.readFileSync(automationLog, 'utf8').trim().split('\n') : [];
+      print(`integration: the test index did not start; last workbench log lines:\n${lines.slice(-40).join('\n')}`);
+    }
     return code;
   } finally {
     await context.close().catch(() => undefined);

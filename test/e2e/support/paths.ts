@@ -52,8 +52,27 @@ export interface RunDirs {
   logs: string;
 }
 
+/**
+ * Run folders of failed runs are kept for their logs; drop those older than two hours so
+ * .test-runs/ does not grow without bound (never a recent one: another run may be using it).
+ */
+function pruneOldRuns(): void {
+  if (!fs.existsSync(testRunsRoot)) return;
+  const cutoff = Date.now() - 2 * 60 * 60 * 1000;
+  for (const name of fs.readdirSync(testRunsRoot)) {
+    if (name === 'start') continue; // npm start's persistent profile
+    const dir = path.join(testRunsRoot, name);
+    try {
+      if (fs.statSync(dir).mtimeMs < cutoff) fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // Removed concurrently: fine.
+    }
+  }
+}
+
 /** A fresh, isolated folder for one code-server run, with everything the process may write inside. */
 export function makeRunDirs(kind: string): RunDirs {
+  pruneOldRuns();
   const id = `${kind}-${crypto.randomBytes(4).toString('hex')}`;
   const root = path.join(testRunsRoot, id);
   // Unix socket paths (vscode-ipc-<uuid>.sock, ~50 bytes) must stay under 107 bytes in total.
