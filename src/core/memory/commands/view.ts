@@ -8,7 +8,7 @@ import { joinRel, parseMemoryPath, type MemoryPath } from '../paths';
 import { FileType } from '../fileSystem';
 import { displayLines } from '../text';
 import { numberedBody, truncateListing } from '../truncate';
-import type { MemoryToolResult } from '../types';
+import type { ImageMediaType, MemoryToolResult } from '../types';
 import { readExistingText } from './readText';
 
 export const view: CommandHandler<'view'> = async (ctx, input) => {
@@ -68,7 +68,7 @@ async function viewImage(
   ctx: CommandContext,
   path: MemoryPath,
   size: number,
-  expected: ReturnType<typeof imageTypeOfPath> & string,
+  expected: ImageMediaType,
 ): Promise<Pick<MemoryToolResult, 'is_error' | 'content'>> {
   if (size > MAX_IMAGE_BYTES) {
     throw new MemoryError(messages.imageTooLarge(path.display, formatSize(size), formatSize(MAX_IMAGE_BYTES)));
@@ -98,6 +98,7 @@ async function viewImage(
  */
 async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<string> {
   const rows: { size: number; shown: string }[] = [];
+  const relativeTo = (rel: string) => rel.slice(path.rel === '' ? 0 : path.rel.length + 1);
   const scan = async (dir: string, depth: number, visible: boolean): Promise<number> => {
     const entries = await ctx.store.readDirectory(dir);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -107,13 +108,13 @@ async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<str
       const rel = joinRel(dir, name);
       const show = visible && depth <= 2 && !name.startsWith('.') && name !== 'node_modules';
       if (type & FileType.Directory) {
-        const row = { size: 0, shown: `${path.display}/${rel.slice(path.rel === '' ? 0 : path.rel.length + 1)}/` };
+        const row = { size: 0, shown: `${path.display}/${relativeTo(rel)}/` };
         if (show) rows.push(row);
         row.size = await scan(rel, depth + 1, show);
         total += row.size;
       } else if (type & FileType.File) {
-        const size = Math.min(await ctx.store.fileSize(rel), Number.MAX_SAFE_INTEGER);
-        if (show) rows.push({ size, shown: `${path.display}/${rel.slice(path.rel === '' ? 0 : path.rel.length + 1)}` });
+        const size = await ctx.store.fileSize(rel);
+        if (show) rows.push({ size, shown: `${path.display}/${relativeTo(rel)}` });
         total += size;
       }
     }
