@@ -134,9 +134,10 @@ export class ChatController implements vscode.Disposable {
     this.abort = abort;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
-    this.emit(this.transcript.begin(prompt, showPrompt));
     try {
+      // Before the user's row, so a "new session" notice reads in the right order.
       const agent = await this.sessionFor(store);
+      this.emit(this.transcript.begin(prompt, showPrompt));
       const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>
         agent.send(
           prompt,

@@ -136,14 +136,16 @@ suite('chat view (e2e)', function () {
     await wb.page.locator('.monaco-editor .view-lines', { hasText: 'favourite colour: teal' }).first().waitFor({ timeout: 15_000 });
   });
 
-  test('the conversation is still there after hiding and re-showing the view', async function () {
+  test('the conversation is still there after hiding the view and reopening it with Open Chat', async function () {
     const { page } = wb;
     await command(page, 'View: Show Explorer');
     await page.locator('.part.sidebar .composite.title', { hasText: /explorer/i }).waitFor({ timeout: 10_000 });
-    await showView(page, 'Chat');
+    // "Open Chat" brings the view back with the keyboard in the input.
+    await command(page, 'Claude Memory: Open Chat');
     await chat.locator(NOTE_CARD).waitFor({ timeout: 20_000 });
     await chat.locator('.entry.user', { hasText: QUESTION }).waitFor({ timeout: 5_000 });
     assert.strictEqual(await chat.locator('.entry.usage').count(), 2);
+    await chat.locator('#prompt:focus').waitFor({ timeout: 10_000 });
   });
 
   test('Enter sends from the composer, Shift+Enter adds a line, Escape stops a running answer', async function () {
