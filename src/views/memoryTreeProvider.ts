@@ -78,10 +78,6 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     }
   }
 
-  storeOf(folder: vscode.WorkspaceFolder): MemoryStore | undefined {
-    return this.stores.forFolder(folder);
-  }
-
   dispose(): void {
     this.changed.dispose();
   }

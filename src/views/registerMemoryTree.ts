@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { MemoryTouch } from '../platform/memoryActivity';
+import type { MemoryStore } from '../platform/memoryStores';
 import type { ExtensionServices } from '../platform/services';
 import type { MemoryNode } from './memoryTreeNodes';
 import { MemoryTreeProvider } from './memoryTreeProvider';
@@ -29,17 +30,22 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     view,
     new MemoryStoreWatcher(services.stores, () => provider.refresh()),
     services.stores.onDidChange(() => provider.refresh()),
-    services.memoryActivity.onDidTouch((touch) => void revealTouched(provider, view, touch, log.debug)),
+    services.memoryActivity.onDidTouch((touch) => void revealTouched(provider, view, services.stores.forFolder(touch.folder), touch, log.debug)),
     { dispose: () => clearInterval(ageTimer) },
   );
   return { provider, view };
 }
 
 /** Marks the file the agent touched and, when the view is open, selects it without taking focus. */
-async function revealTouched(provider: MemoryTreeProvider, view: vscode.TreeView<MemoryNode>, touch: MemoryTouch, debug: (m: string) => void): Promise<void> {
+async function revealTouched(
+  provider: MemoryTreeProvider,
+  view: vscode.TreeView<MemoryNode>,
+  store: MemoryStore | undefined,
+  touch: MemoryTouch,
+  debug: (m: string) => void,
+): Promise<void> {
   provider.refresh();
   if (!view.visible || touch.kind === 'delete') return;
-  const store = provider.storeOf(touch.folder);
   const node = store && (await provider.nodeForMemoryPath(store, touch.newPath ?? touch.path));
   if (!node || node.kind === 'root') return;
   try {
