@@ -3,10 +3,13 @@
 // the streamed answer with its memory card, the file in the Memory tree and in an editor, hiding
 // and re-showing the view, Enter/Escape in the composer, and light/dark/high-contrast screenshots.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, focusView, launchWorkbench, runCommand, screenshot, switchTheme, themeKind, viewPane, webviewFrame,
+  LaunchedWorkbench, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind, viewPane,
+  webviewFrame,
 } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
@@ -27,6 +30,12 @@ const ANSWER = [
 ].join('\n');
 
 const quickInput = '.quick-input-widget .quick-input-box input';
+
+/** A close-up of the Chat view alone, next to the full-window screenshots. */
+async function chatCloseUp(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(screenshotsDir, { recursive: true });
+  await viewPane(page, 'Chat').screenshot({ path: path.join(screenshotsDir, `${name}.png`) });
+}
 // This machine is shared: the palette can take a while to list rows under load.
 const UI_TIMEOUT = 30_000;
 
@@ -127,6 +136,7 @@ suite('chat view (e2e)', function () {
     // The Memory tree shows the new file.
     await viewPane(page, 'Memory').locator('.monaco-list-row .label-name', { hasText: /^\s*e2e-notes\.md\s*$/ }).waitFor({ timeout: 20_000 });
     await screenshot(page, 'chat-answer-light');
+    await chatCloseUp(page, 'chat-pane-light');
   });
 
   test('clicking the path on a card opens the memory file in an editor', async function () {
@@ -179,6 +189,7 @@ suite('chat view (e2e)', function () {
     await showView(page, 'Chat');
     await chat.locator('.entry.tool').first().waitFor();
     await screenshot(page, 'chat-answer-dark');
+    await chatCloseUp(page, 'chat-pane-dark');
     // The webview gets the theme's colours through CSS variables, not a fixed palette.
     const background = await chat
       .locator('.entry.user')
@@ -190,6 +201,7 @@ suite('chat view (e2e)', function () {
     await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: UI_TIMEOUT });
     assert.strictEqual(await themeKind(page), 'high-contrast');
     await screenshot(page, 'chat-answer-hc');
+    await chatCloseUp(page, 'chat-pane-hc');
   });
 });
 
