@@ -1,5 +1,9 @@
 // `npm run test:e2e`: mocha over out/test/e2e/**/*.e2e.js (each file starts its own code-server +
 // Chromium through test/e2e/support). Ends with a plain "e2e: N passed, N failed" line.
+// Args: substrings of file names to run only those. Env: E2E_GREP (mocha grep), E2E_VSIX=1 (package
+// the current build once and run every test against the installed .vsix instead of the
+// development folder), E2E_BROWSER_CONSOLE=1 (echo the browser console).
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import Mocha from 'mocha';
 import * as path from 'path';
@@ -32,6 +36,16 @@ async function main(): Promise<number> {
     return 1;
   }
   for (const file of files) mocha.addFile(file);
+  if (process.env.E2E_VSIX === '1') {
+    const root = path.resolve(__dirname, '..', '..', '..');
+    const vsix = path.join(root, 'test-results', 'e2e-all.vsix');
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'package.js'), '--no-build', '--out', vsix], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    process.env.CLAUDE_MEMORY_E2E_VSIX = vsix; // read by startCodeServer's default
+    console.log(`e2e: every test runs against the installed ${path.relative(root, vsix)}`);
+  }
   // A hung browser or server must not stall CI: hard stop after 20 minutes overall.
   const overall = setTimeout(() => {
     console.error('e2e: overall timeout (20 min) reached; aborting');
