@@ -3,61 +3,16 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
-import type { ChatEntry, ChatSnapshot } from '../../src/webviews/protocol';
-import { startMockMessagesApi, type MockMessagesApi, type MockStep } from '../support/mockMessagesApi';
-
-const extensionId = 'claude-workspace-memory.claude-workspace-memory';
-const FAKE_KEY = 'sk-ant-test-chat-integration-0000000000';
+import type { MockMessagesApi, MockStep } from '../support/mockMessagesApi';
+import { activateExtension, FAKE_KEY, forgetApiBaseUrl, ofKind, serve as serveFor, setKeyWithCommand as setKeyFor, waitFor, waitForChat as waitForChatOf } from './chatSupport';
+import type { ChatSnapshot } from '../../src/webviews/protocol';
 
 let api: ClaudeMemoryApi;
 let mock: MockMessagesApi | undefined;
 
-/** Resolves when `predicate` holds for the chat (checked after each change), or fails after 15 s. */
-function waitForChat(predicate: (s: ChatSnapshot) => boolean, what: string): Promise<ChatSnapshot> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const snapshot = api.chat.snapshot();
-      if (!predicate(snapshot)) return false;
-      clearTimeout(timer);
-      subscription.dispose();
-      resolve(snapshot);
-      return true;
-    };
-    const timer = setTimeout(() => {
-      subscription.dispose();
-      reject(new Error(`timed out waiting for: ${what}\n${JSON.stringify(api.chat.snapshot(), null, 1)}`));
-    }, 15_000);
-    const subscription = api.chat.onDidChange(() => void check());
-    check();
-  });
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    if (await condition()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for: ${what}`);
-}
-
-/** Starts a scripted server and points the extension at it (user settings, as a person would). */
-async function serve(script: MockStep[], options: { apiKey?: string } = {}): Promise<MockMessagesApi> {
-  mock = await startMockMessagesApi(script, options);
-  await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', mock.url, vscode.ConfigurationTarget.Global);
-  await waitFor(() => api.services.settings.get('apiBaseUrl') === mock!.url, 'the extension reads the new apiBaseUrl');
-  return mock;
-}
-
-/** Stores a key through the real "Set API Key" command, answering its input box. */
-async function setKeyWithCommand(key: string): Promise<void> {
-  api.testing!.setPrompts({ inputBox: async () => key, confirm: async () => true, pickWorkspaceFolder: async () => undefined });
-  try {
-    await vscode.commands.executeCommand('claudeMemory.setApiKey');
-  } finally {
-    api.testing!.setPrompts(undefined);
-  }
-  assert.strictEqual(await api.services.apiKey.get(), key);
-}
+const serve = async (script: MockStep[], options: { apiKey?: string } = {}) => (mock = await serveFor(api, script, options));
+const setKeyWithCommand = (key: string) => setKeyFor(api, key);
+const waitForChat = (predicate: (s: ChatSnapshot) => boolean, what: string) => waitForChatOf(api, predicate, what);
 
 function memoryFileUri(name: string): vscode.Uri {
   const store = api.services.stores.primary();
@@ -65,16 +20,9 @@ function memoryFileUri(name: string): vscode.Uri {
   return vscode.Uri.joinPath(store.rootUri, name);
 }
 
-function ofKind<K extends ChatEntry['kind']>(s: ChatSnapshot, kind: K): Extract<ChatEntry, { kind: K }>[] {
-  return s.entries.filter((e): e is Extract<ChatEntry, { kind: K }> => e.kind === kind);
-}
-
 suite('chat', () => {
   suiteSetup(async () => {
-    const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
-    assert.ok(extension);
-    api = await extension.activate();
-    assert.ok(api.testing, 'the test API is available outside production');
+    api = await activateExtension();
     // The environment fallback would hide the missing-key case; tests own the key.
     delete process.env.ANTHROPIC_API_KEY;
     await setKeyWithCommand(FAKE_KEY);
@@ -88,9 +36,7 @@ suite('chat', () => {
     mock = undefined;
   });
 
-  suiteTeardown(async () => {
-    await vscode.workspace.getConfiguration('claudeMemory').update('apiBaseUrl', undefined, vscode.ConfigurationTarget.Global);
-  });
+  suiteTeardown(forgetApiBaseUrl);
 
   test('Ask Claude sends to the chat view, writes the memory file and shows its card', async () => {
     const server = await serve([
@@ -229,5 +175,25 @@ suite('chat', () => {
     assert.ok((await api.chat.send('two')).started);
     const messages = server.requests[1].body.messages as unknown[];
     assert.strictEqual(messages.length, 1, 'only the new prompt was sent');
+  });
+
+  test('a settings change starts a new session, and the chat says the earlier conversation is gone', async () => {
+    const server = await serve([{ content: [{ type: 'text', text: 'One.' }] }, { content: [{ type: 'text', text: 'Two.' }] }]);
+    const config = vscode.workspace.getConfiguration('claudeMemory');
+    const model = api.services.settings.get('model');
+    assert.ok((await api.chat.send('one')).started);
+    await config.update('model', 'claude-test-other-model', vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor(() => api.services.settings.get('model') === 'claude-test-other-model', 'the new model setting');
+      assert.ok((await api.chat.send('two')).started);
+    } finally {
+      await config.update('model', undefined, vscode.ConfigurationTarget.Global);
+      await waitFor(() => api.services.settings.get('model') === model, 'the model setting restored');
+    }
+    const kinds = api.chat.snapshot().entries.map((e) => (e.kind === 'notice' ? `notice: ${e.text}` : e.kind));
+    const second = kinds.lastIndexOf('user');
+    assert.match(kinds[second - 1], /^notice: .*without the earlier conversation/);
+    assert.strictEqual(server.requests[1].body.model, 'claude-test-other-model');
+    assert.strictEqual((server.requests[1].body.messages as unknown[]).length, 1, 'the new session starts empty');
   });
 });
