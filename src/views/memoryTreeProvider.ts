@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { displayOf, joinRel, parentOf } from '../core/memory/paths';
+import { displayOf, isSameOrInside, joinRel, parentOf } from '../core/memory/paths';
 import type { Logger } from '../platform/logger';
 import type { MemoryActivity, MemoryTouch } from '../platform/memoryActivity';
 import { storeRelative, type MemoryStore, type MemoryStores } from '../platform/memoryStores';
@@ -19,13 +19,36 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private listings = new Map<string, Promise<MemoryNode[]>>();
   private storeEmpty: boolean | undefined;
+  /** The entry the agent touched last, shown with a mark. */
+  private marked: MemoryTouch | undefined;
 
   constructor(
     private readonly stores: MemoryStores,
-    private readonly activity: MemoryActivity,
+    activity: MemoryActivity,
     private readonly log: Logger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // A touch that happened before the view was first shown still counts.
+    const last = activity.lastTouch;
+    if (last) this.noteTouch(last);
+  }
+
+  /**
+   * Moves the "touched by Claude" mark. Listing the whole store (every session starts with
+   * `view /memories`) keeps the mark where it was; deleting the marked entry removes it.
+   */
+  noteTouch(touch: MemoryTouch): void {
+    const rel = storeRelative(touch.path);
+    if (touch.kind === 'delete') {
+      if (this.marked && touch.folder.uri.toString() === this.marked.folder.uri.toString() && rel !== undefined) {
+        const markedRel = storeRelative(this.marked.newPath ?? this.marked.path);
+        if (markedRel !== undefined && isSameOrInside(markedRel, rel)) this.marked = undefined;
+      }
+      return;
+    }
+    if (rel === undefined || rel === '') return;
+    this.marked = touch;
+  }
 
   refresh(): void {
     this.listings = new Map();
@@ -150,8 +173,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 
   private touchOf(node: MemoryNode): MemoryTouch | undefined {
-    const touch = this.activity.lastTouch;
-    if (!touch || touch.kind === 'delete' || touch.folder.uri.toString() !== node.store.folder.uri.toString()) return undefined;
+    const touch = this.marked;
+    if (!touch || touch.folder.uri.toString() !== node.store.folder.uri.toString()) return undefined;
     return storeRelative(touch.newPath ?? touch.path) === node.rel ? touch : undefined;
   }
 

@@ -44,6 +44,7 @@ async function revealTouched(
   touch: MemoryTouch,
   debug: (m: string) => void,
 ): Promise<void> {
+  provider.noteTouch(touch);
   provider.refresh();
   if (!view.visible || touch.kind === 'delete') return;
   const node = store && (await provider.nodeForMemoryPath(store, touch.newPath ?? touch.path));

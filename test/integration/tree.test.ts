@@ -84,6 +84,15 @@ suite('Memory tree', () => {
     assert.match(String(api.memoryTree.getTreeItem(other).description), /^✦ Claude read/);
     const again = await waitFor('the first file', () => findNode(api, store, rel));
     assert.doesNotMatch(String(api.memoryTree.getTreeItem(again).description), /Claude/);
+
+    // Listing the store (how every session starts) keeps the mark; deleting the file drops it.
+    api.services.memoryActivity.fire({ kind: 'read', path: '/memories', folder: store.folder });
+    assert.match(String(api.memoryTree.getTreeItem(other).description), /^✦ Claude read/);
+    await store.engine.execute({ command: 'delete', path: `/memories/${dir}/other.md` });
+    api.services.memoryActivity.fire({ kind: 'delete', path: `/memories/${dir}/other.md`, folder: store.folder });
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(store.rootUri, dir, 'other.md'), text('recreated by hand'));
+    const recreated = await waitFor('the recreated file', () => findNode(api, store, `${dir}/other.md`));
+    assert.doesNotMatch(String(api.memoryTree.getTreeItem(recreated).description), /Claude/);
   });
 
   test('rename from the tree renames on disk; an invalid name typed past validation changes nothing', async () => {
