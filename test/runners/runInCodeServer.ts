@@ -72,6 +72,10 @@ async function driveTests(server: CodeServer, timeoutMs: number, print: (text: s
     let timer: NodeJS.Timeout | undefined;
     const result = new Promise<number>((resolve) => {
       void page.exposeFunction('codeAutomationExit', (code: number) => resolve(Number(code)));
+      page.on('crash', () => {
+        print('integration: the browser page crashed');
+        resolve(1);
+      });
       timer = setTimeout(() => {
         print(`integration: TIMEOUT after ${timeoutMs / 1000} s without a result from the extension host`);
         resolve(124);
