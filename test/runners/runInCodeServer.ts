@@ -53,7 +53,7 @@ async function runPass(pass: TestPass, timeoutMs: number): Promise<PassResult> {
       log(text);
     });
     const figures = activationFigures(server);
-    if (figures) log(`activation (${pass}): ${figures}`);
+    if (figures) log(`activation log (${pass}): ${figures}`);
   } finally {
     await disposeCodeServer(server, exitCode !== 0);
     if (exitCode !== 0) log(`(run folder kept: ${server.dirs.root})`);
@@ -70,17 +70,19 @@ async function driveTests(server: CodeServer, timeoutMs: number, print: (text: s
     page.on('console', (msg) => fs.appendFileSync(browserLog, `[${msg.type()}] ${msg.text()}\n`));
     page.on('pageerror', (e) => fs.appendFileSync(browserLog, `[pageerror] ${String(e)}\n`));
     let timer: NodeJS.Timeout | undefined;
+    let finish: (code: number) => void = () => undefined;
     const result = new Promise<number>((resolve) => {
-      void page.exposeFunction('codeAutomationExit', (code: number) => resolve(Number(code)));
-      page.on('crash', () => {
-        print('integration: the browser page crashed');
-        resolve(1);
-      });
+      finish = resolve;
       timer = setTimeout(() => {
         print(`integration: TIMEOUT after ${timeoutMs / 1000} s without a result from the extension host`);
         resolve(124);
       }, timeoutMs);
     });
+    page.on('crash', () => {
+      print('integration: the browser page crashed');
+      finish(1);
+    });
+    await page.exposeFunction('codeAutomationExit', (code: number) => finish(Number(code)));
     // Every workbench log line arrives here (mocha's console output from the extension host
     // too, as printf-style argument lists). All of it goes to logs/automation.log; the terminal
     // gets the lines from the moment the test index starts.
