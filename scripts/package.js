@@ -1,30 +1,48 @@
-// `npm run package`: production bundles (minified, no source maps) and a .vsix made by @vscode/vsce
-// from the bundles only (.vscodeignore keeps sources, tests and node_modules out). Prints the
-// file list and size. Usage: node scripts/package.js [--out <file.vsix>] [--no-build]
-// (--no-build packages the current dist/ as it is, e.g. from tests that must not rewrite dist/).
+// `npm run package`: a .vsix made by @vscode/vsce from production bundles (minified, no source
+// maps). The bundles are built in a staging folder, so the working tree's dist/ (the development
+// build other tests and `npm start` use) is never rewritten. .vscodeignore keeps sources, tests
+// and node_modules out. Prints vsce's file list and the size.
+// Usage: node scripts/package.js [--out <file.vsix>] [--quiet]
 const { execFileSync } = require('child_process');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 const outArg = process.argv.indexOf('--out');
-const out = path.resolve(root, outArg > 0 ? process.argv[outArg + 1] : 'dist-vsix/claude-workspace-memory.vsix');
+const out = path.resolve(outArg > 0 ? process.argv[outArg + 1] : path.join(root, 'dist-vsix', 'claude-workspace-memory.vsix'));
+const quiet = process.argv.includes('--quiet');
 fs.mkdirSync(path.dirname(out), { recursive: true });
 
-const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-if (!process.argv.includes('--no-build')) {
-  run([path.join(root, 'esbuild.js'), '--production']);
-  // Production bundles have no source maps: drop stale ones so nothing refers to missing files.
-  for (const map of ['dist/extension.js.map', 'dist/cli.js.map']) fs.rmSync(path.join(root, map), { force: true });
+const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'cwm-package-'));
+const run = (args) => execFileSync(process.execPath, args, { cwd: stage, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
+
+try {
+  // Manifest and docs as they are in the tree.
+  for (const file of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'tsconfig.json']) {
+    if (fs.existsSync(path.join(root, file))) fs.copyFileSync(path.join(root, file), path.join(stage, file));
+  }
+  // Static media (icons, templates, css, vendored codicons); media/dist is rebuilt below.
+  fs.mkdirSync(path.join(stage, 'media'));
+  for (const entry of fs.readdirSync(path.join(root, 'media'))) {
+    if (entry === 'dist' || entry === 'src') continue;
+    fs.cpSync(path.join(root, 'media', entry), path.join(stage, 'media', entry), { recursive: true });
+  }
+  // Sources and packages are linked, not copied; esbuild follows the links.
+  const links = [['src', 'src'], ['media/src', path.join('media', 'src')], ['node_modules', 'node_modules']];
+  for (const [from, to] of links) fs.symlinkSync(path.join(root, from), path.join(stage, to));
+  run([path.join(stage, 'esbuild.js'), '--production']);
+  for (const [, to] of links) fs.unlinkSync(path.join(stage, to)); // keep vsce from walking them
+
+  run([
+    require.resolve('@vscode/vsce/vsce'), 'package',
+    '--no-dependencies', // esbuild bundled the runtime dependencies into dist/
+    '--allow-missing-repository', // private project, no public repository URL to publish
+    '--out', out,
+  ]);
+} finally {
+  fs.rmSync(stage, { recursive: true, force: true });
 }
-for (const bundle of ['dist/extension.js', 'dist/cli.js', 'media/dist/chat.js']) {
-  if (!fs.existsSync(path.join(root, bundle))) throw new Error(`${bundle} is missing: run npm run build`);
-}
-run([
-  require.resolve('@vscode/vsce/vsce'), 'package',
-  '--no-dependencies', // esbuild bundled the runtime dependencies into dist/
-  '--allow-missing-repository', // private project, no public repository URL to publish
-  '--out', out,
-]);
 const kib = fs.statSync(out).size / 1024;
-console.log(`vsix: ${path.relative(root, out)} ${kib.toFixed(1)} KiB`);
+const shown = out.startsWith(root + path.sep) ? path.relative(root, out) : out;
+console.log(`vsix: ${shown} ${kib.toFixed(1)} KiB`);

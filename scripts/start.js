@@ -1,5 +1,5 @@
-// `npm start`: runs the extension in a real VS Code in your browser. Packages the freshly built
-// bundles (npm start ran `npm run build`), installs the .vsix into a persistent code-server
+// `npm start`: runs the extension in a real VS Code in your browser. Packages the current sources
+// (production bundles, as `npm run package`), installs the .vsix into a persistent code-server
 // profile under .test-runs/start/, opens a copy of test/fixtures/sample-workspace (kept between
 // starts, so memories you make stay) and serves it on http://127.0.0.1:$PORT (default 8080).
 // Stays in the foreground; Ctrl+C stops code-server's whole process group.
@@ -52,7 +52,7 @@ const env = {
   TMPDIR: dirs.tmp,
 };
 
-execFileSync(process.execPath, [path.join(__dirname, 'package.js'), '--no-build', '--out', vsix], {
+execFileSync(process.execPath, [path.join(__dirname, 'package.js'), '--out', vsix], {
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
 });

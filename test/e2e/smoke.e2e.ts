@@ -90,9 +90,9 @@ suite('smoke: the packaged .vsix installs and activates', function () {
   let wb: LaunchedWorkbench;
   let vsix: string;
   suiteSetup(async function () {
-    // Package what `npm run build` produced, into the test-results folder (dist/ stays untouched).
+    // Package like `npm run package` (production bundles, built in a staging folder) into test-results/.
     vsix = path.join(repoRoot, 'test-results', 'claude-workspace-memory.vsix');
-    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.js'), '--no-build', '--out', vsix], {
+    execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'package.js'), '--out', vsix], {
       cwd: repoRoot,
       stdio: ['ignore', 'ignore', 'inherit'],
     });

@@ -1,7 +1,7 @@
 // `npm run test:e2e`: mocha over out/test/e2e/**/*.e2e.js (each file starts its own code-server +
 // Chromium through test/e2e/support). Ends with a plain "e2e: N passed, N failed" line.
 // Args: substrings of file names to run only those. Env: E2E_GREP (mocha grep), E2E_VSIX=1 (package
-// the current build once and run every test against the installed .vsix instead of the
+// the current sources once and run every test against the installed .vsix instead of the
 // development folder), E2E_BROWSER_CONSOLE=1 (echo the browser console).
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   if (process.env.E2E_VSIX === '1') {
     const root = path.resolve(__dirname, '..', '..', '..');
     const vsix = path.join(root, 'test-results', 'e2e-all.vsix');
-    execFileSync(process.execPath, [path.join(root, 'scripts', 'package.js'), '--no-build', '--out', vsix], {
+    execFileSync(process.execPath, [path.join(root, 'scripts', 'package.js'), '--out', vsix], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
