@@ -53,7 +53,7 @@ export interface RecordedRequest {
 export type MockStep = MockTurn | ((request: RecordedRequest, turnIndex: number) => MockTurn);
 
 export interface MockServerOptions {
-  /** When set, any other x-api-key is answered with 401. */
+  /** When set, a request whose key (x-api-key, or `Authorization: Bearer`, which SDK 1.14 sends) differs is answered with 401. */
   apiKey?: string;
   /** Pieces each text / tool input is split into (default 3). */
   chunks?: number;
@@ -116,7 +116,7 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
 
     const path = (req.url ?? '').split('?')[0];
     if (req.method !== 'POST' || path !== '/v1/messages') return sendError(res, 404, 'not_found_error', `mock: no route ${req.method} ${path}`, finish);
-    if (options.apiKey !== undefined && req.headers['x-api-key'] !== options.apiKey) {
+    if (options.apiKey !== undefined && requestKey(req.headers) !== options.apiKey) {
       return sendError(res, 401, 'authentication_error', 'invalid x-api-key', finish);
     }
     const invalid = validate(body, req.headers);
@@ -265,4 +265,12 @@ function writeStreamHead(res: http.ServerResponse): void {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The key a request carries: the `x-api-key` header, or a bearer token. */
+function requestKey(headers: http.IncomingHttpHeaders): string | undefined {
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey !== '') return apiKey;
+  const match = /^Bearer (.+)$/.exec(headers.authorization ?? '');
+  return match?.[1];
 }

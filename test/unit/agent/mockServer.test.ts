@@ -96,4 +96,15 @@ describe('scripted Messages API: protocol', () => {
     assert.equal((await post(base)).status, 200);
     assert.equal(server.served, 1);
   });
+
+  it('checks the key the SDK really sends, as a header or a bearer token', async () => {
+    server = await startMockMessagesApi([{ content: [{ type: 'text', text: 'ok' }] }, { content: [{ type: 'text', text: 'ok' }] }], { apiKey: 'k' });
+    const base = { model: 'm', max_tokens: 10, messages: [{ role: 'user' as const, content: 'hi' }] };
+    const right = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    assert.equal((await right.beta.messages.create(base)).stop_reason, 'end_turn');
+    const wrong = new Anthropic({ apiKey: 'other', baseURL: server.url, maxRetries: 0 });
+    await assert.rejects(wrong.beta.messages.create(base), (e: unknown) => e instanceof Anthropic.AuthenticationError);
+    assert.equal((await post(base, { 'x-api-key': '', authorization: 'Bearer k' })).status, 200);
+    assert.equal(server.served, 2);
+  });
 });
