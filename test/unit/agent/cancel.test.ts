@@ -2,25 +2,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MemoryToolExecutor } from '../../../src/core/memory/types';
-import { startMockMessagesApi, type MockMessagesApi } from '../../support/mockMessagesApi';
-import { messagesOf, recorder, sessionFor, tempStore, type TempStore } from './helpers';
+import { messagesOf, recorder, sessionFor, useAgentTestBed } from './helpers';
 
 const create = (id: string) => ({ type: 'tool_use' as const, id, input: { command: 'create', path: `/memories/${id}.md`, file_text: id } });
 
 describe('agent loop: cancellation', () => {
-  let store: TempStore;
-  let server: MockMessagesApi | undefined;
-  beforeEach(async () => {
-    store = await tempStore();
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    store.cleanup();
-  });
+  const bed = useAgentTestBed();
 
   it('lets the running tool call finish, runs no further one, and leaves a valid history', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [create('toolu_a'), create('toolu_b')] },
       { content: [{ type: 'text', text: 'Resumed.' }] },
     ]);
@@ -28,7 +18,7 @@ describe('agent loop: cancellation', () => {
     // Cancels while the first call is inside the engine (after it has started its write).
     const memory: MemoryToolExecutor = {
       execute: async (input, signal) => {
-        const running = store.engine.execute(input, signal);
+        const running = bed.store.engine.execute(input, signal);
         await new Promise((r) => setImmediate(r));
         controller.abort();
         return running;
@@ -41,8 +31,8 @@ describe('agent loop: cancellation', () => {
     assert.equal(outcome.ok, false);
     assert.equal(outcome.error?.kind, 'cancelled');
     assert.deepEqual(rec.events.slice(-2).map((e) => e.type), ['error', 'done']);
-    assert.equal(store.read('toolu_a.md'), 'toolu_a');
-    assert.equal(fs.existsSync(path.join(store.storeDir, 'toolu_b.md')), false);
+    assert.equal(bed.store.read('toolu_a.md'), 'toolu_a');
+    assert.equal(fs.existsSync(path.join(bed.store.storeDir, 'toolu_b.md')), false);
     assert.deepEqual(rec.of('tool_start').map((e) => e.id), ['toolu_a']);
     assert.equal(server.requests.length, 1);
 
@@ -59,12 +49,12 @@ describe('agent loop: cancellation', () => {
   });
 
   it('stops a stream at once and leaves the history as it was before the send', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [{ type: 'text', text: 'A long answer that never ends' }, create('toolu_late')], faults: [{ type: 'hang', afterEvents: 3 }] },
       { content: [{ type: 'text', text: 'Fresh answer.' }] },
     ]);
     const controller = new AbortController();
-    const session = sessionFor(server, store.engine);
+    const session = sessionFor(server, bed.store.engine);
     const rec = recorder();
     const outcome = await session.send('hi', (e) => {
       rec.listener(e);
@@ -81,10 +71,10 @@ describe('agent loop: cancellation', () => {
   });
 
   it('does nothing when the signal has already fired', async () => {
-    server = await startMockMessagesApi([{ content: [{ type: 'text', text: 'x' }] }]);
+    const server = await bed.serve([{ content: [{ type: 'text', text: 'x' }] }]);
     const controller = new AbortController();
     controller.abort();
-    const outcome = await sessionFor(server, store.engine).send('hi', () => undefined, controller.signal);
+    const outcome = await sessionFor(server, bed.store.engine).send('hi', () => undefined, controller.signal);
     assert.equal(outcome.error?.kind, 'cancelled');
     assert.equal(server.requests.length, 0);
   });

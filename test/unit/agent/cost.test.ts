@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { CONTEXT_MANAGEMENT_BETA } from '../../../src/core/agent/request';
-import { startMockMessagesApi, type MockMessagesApi, type MockStep } from '../../support/mockMessagesApi';
-import { recorder, sessionFor, tempStore, type TempStore } from './helpers';
+import type { MockStep } from '../../support/mockMessagesApi';
+import { recorder, sessionFor, useAgentTestBed } from './helpers';
 
 const big = (n: number) => `line ${n} `.repeat(400);
 /** Turns that create a file and view it back, so tool results carry real bulk. */
@@ -20,20 +20,11 @@ function breakpoints(body: Record<string, unknown>): number {
 }
 
 describe('agent loop: prompt caching and context editing', () => {
-  let store: TempStore;
-  let server: MockMessagesApi | undefined;
-  beforeEach(async () => {
-    store = await tempStore();
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    store.cleanup();
-  });
+  const bed = useAgentTestBed();
 
   it('sends breakpoints and context_management with its beta header when on', async () => {
-    server = await startMockMessagesApi(session(3));
-    const s = sessionFor(server, store.engine, { contextEditingKeep: 2, contextEditingClearAtLeast: 100 });
+    const server = await bed.serve(session(3));
+    const s = sessionFor(server, bed.store.engine, { contextEditingKeep: 2, contextEditingClearAtLeast: 100 });
     const rec = recorder();
     assert.equal((await s.send('save', rec.listener)).ok, true);
     const first = server.requests[0];
@@ -57,16 +48,16 @@ describe('agent loop: prompt caching and context editing', () => {
   });
 
   it('puts the stable breakpoint on the system prompt when there is one', async () => {
-    server = await startMockMessagesApi(session(1));
-    await sessionFor(server, store.engine, { system: 'Be brief.' }).send('save', () => undefined);
+    const server = await bed.serve(session(1));
+    await sessionFor(server, bed.store.engine, { system: 'Be brief.' }).send('save', () => undefined);
     const body = server.requests[0].body;
     assert.deepEqual(body.system, [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }]);
     assert.equal((body.tools as Array<Record<string, unknown>>)[0].cache_control, undefined);
   });
 
   it('sends neither when both are off', async () => {
-    server = await startMockMessagesApi(session(2));
-    await sessionFor(server, store.engine, { promptCaching: false, contextEditing: false }).send('save', () => undefined);
+    const server = await bed.serve(session(2));
+    await sessionFor(server, bed.store.engine, { promptCaching: false, contextEditing: false }).send('save', () => undefined);
     for (const r of server.requests) {
       assert.equal(breakpoints(r.body), 0);
       assert.equal(r.body.context_management, undefined);
@@ -76,9 +67,9 @@ describe('agent loop: prompt caching and context editing', () => {
   });
 
   it('reports the edits the API applied as context_edit events', async () => {
-    server = await startMockMessagesApi(session(4));
+    const server = await bed.serve(session(4));
     const rec = recorder();
-    const outcome = await sessionFor(server, store.engine, { contextEditingTrigger: 3000, contextEditingKeep: 2, contextEditingClearAtLeast: 500 }).send('save', rec.listener);
+    const outcome = await sessionFor(server, bed.store.engine, { contextEditingTrigger: 3000, contextEditingKeep: 2, contextEditingClearAtLeast: 500 }).send('save', rec.listener);
     assert.equal(outcome.ok, true);
     const edits = rec.of('context_edit');
     assert.ok(edits.length > 0);

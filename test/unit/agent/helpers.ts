@@ -8,7 +8,7 @@ import type { AgentOptions } from '../../../src/core/agent/options';
 import { MemoryEngine } from '../../../src/core/memory';
 import type { MemoryToolExecutor } from '../../../src/core/memory/types';
 import { NodeMemoryFileSystem } from '../../../src/platform/node/nodeFileSystem';
-import type { MockMessagesApi } from '../../support/mockMessagesApi';
+import { startMockMessagesApi, type MockMessagesApi, type MockServerOptions, type MockStep } from '../../support/mockMessagesApi';
 
 export const TEST_KEY = 'sk-ant-api03-UNIT-TEST-KEY-d1st1nct1ve-7f3a9c';
 
@@ -61,4 +61,39 @@ export function recorder(): { events: AgentEvent[]; listener: (e: AgentEvent) =>
 /** The messages of a recorded request body. */
 export function messagesOf(body: Record<string, unknown>): Array<{ role: string; content: Array<Record<string, unknown>> | string }> {
   return body.messages as Array<{ role: string; content: Array<Record<string, unknown>> | string }>;
+}
+
+/** What a describe block gets from useAgentTestBed: a fresh store each test and the scripted server it starts. */
+export interface AgentTestBed {
+  /** This test's store; valid inside tests and hooks, replaced before each test. */
+  readonly store: TempStore;
+  /** Starts the scripted API for the running test; the afterEach hook closes it. */
+  serve(script: MockStep[], options?: MockServerOptions): Promise<MockMessagesApi>;
+}
+
+/**
+ * Registers the beforeEach/afterEach pair every agent-loop suite needs, so each test starts on an
+ * empty store and no server outlives its test. Call it directly inside a `describe` callback.
+ */
+export function useAgentTestBed(): AgentTestBed {
+  let store: TempStore | undefined;
+  let server: MockMessagesApi | undefined;
+  beforeEach(async () => {
+    store = await tempStore();
+  });
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    store?.cleanup();
+  });
+  return {
+    get store(): TempStore {
+      if (!store) throw new Error('the agent test bed is only ready inside a test or hook');
+      return store;
+    },
+    async serve(script, options) {
+      server = await startMockMessagesApi(script, options);
+      return server;
+    },
+  };
 }

@@ -1,34 +1,24 @@
 import * as assert from 'node:assert/strict';
-import { startMockMessagesApi, type MockMessagesApi } from '../../support/mockMessagesApi';
-import { messagesOf, recorder, sessionFor, tempStore, type TempStore } from './helpers';
+import { messagesOf, recorder, sessionFor, useAgentTestBed } from './helpers';
 
 describe('agent loop: memory sessions against the scripted API', () => {
-  let store: TempStore;
-  let server: MockMessagesApi | undefined;
-  beforeEach(async () => {
-    store = await tempStore();
-  });
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-    store.cleanup();
-  });
+  const bed = useAgentTestBed();
 
   it('runs a multi-turn memory session and continues the chat on the next send', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [{ type: 'text', text: 'Let me check my memory.' }, { type: 'tool_use', id: 'toolu_1', input: { command: 'view', path: '/memories' } }] },
       { content: [{ type: 'tool_use', id: 'toolu_2', input: { command: 'create', path: '/memories/progress.md', file_text: '# Progress\n- started\n' } }] },
       { content: [{ type: 'text', text: 'Saved your progress.' }] },
       { content: [{ type: 'text', text: 'You started.' }] },
     ]);
-    const session = sessionFor(server, store.engine);
+    const session = sessionFor(server, bed.store.engine);
     const rec = recorder();
     const outcome = await session.send('Remember that I started.', rec.listener);
 
     assert.equal(outcome.ok, true);
     assert.equal(outcome.turns, 3);
     assert.equal(outcome.stop_reason, 'end_turn');
-    assert.equal(store.read('progress.md'), '# Progress\n- started\n');
+    assert.equal(bed.store.read('progress.md'), '# Progress\n- started\n');
     assert.equal(rec.of('text').map((e) => e.text).join(''), 'Let me check my memory.Saved your progress.');
     assert.deepEqual(
       rec.of('tool_end').map((e) => [e.id, e.command, e.path, e.is_error, e.summary]),
@@ -62,7 +52,7 @@ describe('agent loop: memory sessions against the scripted API', () => {
   });
 
   it('runs two edits of one file in one turn in order, and both land', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [{ type: 'tool_use', id: 'toolu_c', input: { command: 'create', path: '/memories/notes.md', file_text: 'alpha\nbeta\n' } }] },
       {
         content: [
@@ -73,9 +63,9 @@ describe('agent loop: memory sessions against the scripted API', () => {
       { content: [{ type: 'text', text: 'Done.' }] },
     ]);
     const rec = recorder();
-    const outcome = await sessionFor(server, store.engine).send('Edit the notes.', rec.listener);
+    const outcome = await sessionFor(server, bed.store.engine).send('Edit the notes.', rec.listener);
     assert.equal(outcome.ok, true);
-    assert.equal(store.read('notes.md'), 'ALPHA\nBETA\n');
+    assert.equal(bed.store.read('notes.md'), 'ALPHA\nBETA\n');
     // One user message with both results, in the model's order.
     const last = messagesOf(server.requests[2].body).at(-1)!;
     assert.equal(last.role, 'user');
@@ -90,12 +80,12 @@ describe('agent loop: memory sessions against the scripted API', () => {
   });
 
   it('returns a traversal attempt to the model as is_error without touching anything outside the store', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [{ type: 'tool_use', id: 'toolu_t', input: { command: 'view', path: '/memories/../../../etc/passwd' } }] },
       { content: [{ type: 'text', text: 'I cannot read that.' }] },
     ]);
     const rec = recorder();
-    const outcome = await sessionFor(server, store.engine).send('Read /etc/passwd', rec.listener);
+    const outcome = await sessionFor(server, bed.store.engine).send('Read /etc/passwd', rec.listener);
     assert.equal(outcome.ok, true);
     const [end] = rec.of('tool_end');
     assert.equal(end.is_error, true);
@@ -106,7 +96,7 @@ describe('agent loop: memory sessions against the scripted API', () => {
   });
 
   it('answers unknown tools and malformed inputs with an error result instead of failing the send', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       {
         content: [
           { type: 'tool_use', id: 'toolu_x', name: 'bash', input: { command: 'ls' } },
@@ -116,33 +106,33 @@ describe('agent loop: memory sessions against the scripted API', () => {
       { content: [{ type: 'text', text: 'ok' }] },
     ]);
     const rec = recorder();
-    const outcome = await sessionFor(server, store.engine).send('go', rec.listener);
+    const outcome = await sessionFor(server, bed.store.engine).send('go', rec.listener);
     assert.equal(outcome.ok, true);
     assert.deepEqual(rec.of('tool_end').map((e) => e.is_error), [true, true]);
     assert.match(rec.of('tool_end')[0].summary, /unknown tool "bash"/);
   });
 
   it('answers a tool call cut off by max_tokens without running it, and lets the model go on', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [{ type: 'tool_use', id: 'toolu_cut', input: { command: 'create', path: '/memories/half.md', file_text: 'half' } }], stop_reason: 'max_tokens' },
       { content: [{ type: 'text', text: 'Retrying later.' }] },
     ]);
     const rec = recorder();
-    const outcome = await sessionFor(server, store.engine).send('go', rec.listener);
+    const outcome = await sessionFor(server, bed.store.engine).send('go', rec.listener);
     assert.equal(outcome.ok, true);
     assert.equal(rec.of('tool_start').length, 0);
-    assert.throws(() => store.read('half.md'));
+    assert.throws(() => bed.store.read('half.md'));
     const results = messagesOf(server.requests[1].body).at(-1)!.content as Array<Record<string, unknown>>;
     assert.deepEqual([results[0].tool_use_id, results[0].is_error], ['toolu_cut', true]);
     assert.match(String(results[0].content), /^Not run: the response ended \(stop_reason max_tokens\)/);
   });
 
   it('keeps going after pause_turn without adding a message', async () => {
-    server = await startMockMessagesApi([
+    const server = await bed.serve([
       { content: [{ type: 'text', text: 'Working' }], stop_reason: 'pause_turn' },
       { content: [{ type: 'text', text: ' done.' }] },
     ]);
-    const outcome = await sessionFor(server, store.engine).send('go', () => undefined);
+    const outcome = await sessionFor(server, bed.store.engine).send('go', () => undefined);
     assert.equal(outcome.ok, true);
     assert.equal(outcome.turns, 2);
     assert.equal(messagesOf(server.requests[1].body).at(-1)!.role, 'assistant');
@@ -150,8 +140,8 @@ describe('agent loop: memory sessions against the scripted API', () => {
 
   it('stops at max turns with the tool results in history, and the next send continues from there', async () => {
     const view = { content: [{ type: 'tool_use' as const, input: { command: 'view', path: '/memories' } }] };
-    server = await startMockMessagesApi([view, view, { content: [{ type: 'text', text: 'Continuing.' }] }]);
-    const session = sessionFor(server, store.engine, { maxTurns: 2 });
+    const server = await bed.serve([view, view, { content: [{ type: 'text', text: 'Continuing.' }] }]);
+    const session = sessionFor(server, bed.store.engine, { maxTurns: 2 });
     const rec = recorder();
     const outcome = await session.send('loop', rec.listener);
     assert.equal(outcome.ok, false);
