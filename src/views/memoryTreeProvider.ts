@@ -17,7 +17,9 @@ export const STORE_EMPTY_CONTEXT = 'claudeMemory.storeEmpty';
 export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<MemoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  /** This generation's listings and roots (a refresh starts a new one). */
   private listings = new Map<string, Promise<MemoryNode[]>>();
+  private roots = new Map<string, MemoryNode>();
   private storeEmpty: boolean | undefined;
   /** The entry the agent touched last, shown with a mark. */
   private marked: MemoryTouch | undefined;
@@ -52,6 +54,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
 
   refresh(): void {
     this.listings = new Map();
+    this.roots = new Map();
     this.changed.fire(undefined);
   }
 
@@ -65,10 +68,15 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     return empty ? [] : stores.map((store) => this.rootNode(store));
   }
 
-  getParent(element: MemoryNode): MemoryNode | undefined {
+  /**
+   * Returns the very objects getChildren handed out in this generation: VS Code tracks elements
+   * by identity, and a fresh object with a known id makes reveal() fail ("already registered").
+   */
+  async getParent(element: MemoryNode): Promise<MemoryNode | undefined> {
     if (element.kind === 'root') return undefined;
     const parent = parentOf(element.rel);
-    return parent === '' ? this.rootNode(element.store) : this.entryNode(element.store, parent, 'folder');
+    if (parent === '') return this.rootNode(element.store);
+    return (await this.nodeAt(element.store, parent)) ?? this.entryNode(element.store, parent, 'folder');
   }
 
   getTreeItem(node: MemoryNode): vscode.TreeItem {
@@ -88,17 +96,15 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     return item;
   }
 
-  /** The node of a `/memories/...` path in a store, read from disk; undefined when it is gone. */
+  /** The node of a `/memories/...` path in a store as the tree lists it; undefined when it is not listed. */
   async nodeForMemoryPath(store: MemoryStore, memoryPath: string): Promise<MemoryNode | undefined> {
     const rel = storeRelative(memoryPath);
     if (rel === undefined) return undefined;
-    if (rel === '') return this.rootNode(store);
-    try {
-      const stat = await vscode.workspace.fs.stat(store.fs.uriOf(rel));
-      return this.entryNode(store, rel, stat.type & vscode.FileType.Directory ? 'folder' : 'file', stat);
-    } catch {
-      return undefined;
-    }
+    return rel === '' ? this.rootNode(store) : this.nodeAt(store, rel);
+  }
+
+  private async nodeAt(store: MemoryStore, rel: string): Promise<MemoryNode | undefined> {
+    return (await this.list(store, parentOf(rel))).find((n) => n.rel === rel);
   }
 
   dispose(): void {
@@ -140,7 +146,13 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 
   private rootNode(store: MemoryStore): MemoryNode {
-    return { kind: 'root', store, rel: '', uri: store.rootUri };
+    const key = store.folder.uri.toString();
+    let root = this.roots.get(key);
+    if (!root) {
+      root = { kind: 'root', store, rel: '', uri: store.rootUri };
+      this.roots.set(key, root);
+    }
+    return root;
   }
 
   private entryNode(store: MemoryStore, rel: string, kind: 'folder' | 'file', stat?: vscode.FileStat): MemoryNode {

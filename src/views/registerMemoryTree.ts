@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
-import type { MemoryTouch } from '../platform/memoryActivity';
-import type { MemoryStore } from '../platform/memoryStores';
 import type { ExtensionServices } from '../platform/services';
 import type { MemoryNode } from './memoryTreeNodes';
 import { MemoryTreeProvider } from './memoryTreeProvider';
 import { MemoryStoreWatcher } from './memoryTreeWatcher';
+import { TouchRevealer } from './touchRevealer';
 
 export const MEMORY_TREE_VIEW_ID = 'claudeMemory.memoryTree';
 
@@ -21,6 +20,7 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
   const log = services.logger('tree');
   const provider = new MemoryTreeProvider(services.stores, services.memoryActivity, log);
   const view = vscode.window.createTreeView(MEMORY_TREE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: false });
+  const revealer = new TouchRevealer(provider, view, services.stores, log);
   const ageTimer = setInterval(() => {
     if (view.visible) provider.refresh();
   }, AGE_REFRESH_MS);
@@ -30,29 +30,9 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     view,
     new MemoryStoreWatcher(services.stores, () => provider.refresh()),
     services.stores.onDidChange(() => provider.refresh()),
-    services.memoryActivity.onDidTouch((touch) => void revealTouched(provider, view, services.stores.forFolder(touch.folder), touch, log.debug)),
+    revealer,
+    services.memoryActivity.onDidTouch((touch) => revealer.onTouch(touch)),
     { dispose: () => clearInterval(ageTimer) },
   );
   return { provider, view };
-}
-
-/** Marks the file the agent touched and, when the view is open, selects it without taking focus. */
-async function revealTouched(
-  provider: MemoryTreeProvider,
-  view: vscode.TreeView<MemoryNode>,
-  store: MemoryStore | undefined,
-  touch: MemoryTouch,
-  debug: (m: string) => void,
-): Promise<void> {
-  provider.noteTouch(touch);
-  provider.refresh();
-  if (!view.visible || touch.kind === 'delete') return;
-  const node = store && (await provider.nodeForMemoryPath(store, touch.newPath ?? touch.path));
-  if (!node || node.kind === 'root') return;
-  try {
-    await view.reveal(node, { select: true, focus: false, expand: node.kind === 'folder' ? 1 : false });
-  } catch (e) {
-    // The file may be gone again by the time the tree looks (a later call deleted it).
-    debug(`reveal skipped: ${String(e)}`);
-  }
 }

@@ -67,15 +67,23 @@ suite('Memory tree', () => {
   test('the file the agent touched is marked, and its parents resolve for reveal', async () => {
     const rel = `${dir}/deep/touched.md`;
     await store.engine.execute({ command: 'create', path: `/memories/${rel}`, file_text: 'x' });
+    await vscode.commands.executeCommand('claudeMemory.memoryTree.focus');
     api.services.memoryActivity.fire({ kind: 'write', path: `/memories/${rel}`, folder: store.folder });
     const node = await waitFor('the touched file', () => findNode(api, store, rel));
     assert.match(String(api.memoryTree.getTreeItem(node).description), /^✦ Claude wrote · 1B · just now$/);
     assert.strictEqual((api.memoryTree.getTreeItem(node).iconPath as vscode.ThemeIcon).id, 'sparkle');
-    // The view is visible (focused in suiteSetup), so the touched file is selected there.
+    // The view is shown (focused just before the touch), so the touched file is selected there.
     await waitFor('the touched file to be selected', () => (api.memoryTreeView.selection[0]?.rel === rel ? true : undefined));
     const chain: string[] = [];
-    for (let n = api.memoryTree.getParent(node); n; n = api.memoryTree.getParent(n)) chain.push(`${n.kind}:${n.rel}`);
+    for (let n = await api.memoryTree.getParent(node); n; n = await api.memoryTree.getParent(n)) chain.push(`${n.kind}:${n.rel}`);
     assert.deepStrictEqual(chain, [`folder:${dir}/deep`, `folder:${dir}`, 'root:']);
+    // Parents are the very objects the tree listed (VS Code tracks elements by identity).
+    // (Retried only because a watcher refresh in between starts a new generation of objects.)
+    await waitFor('getParent to return the listed parent object', async () => {
+      const listed = await findNode(api, store, rel);
+      const parent = listed && (await api.memoryTree.getParent(listed));
+      return parent !== undefined && parent === (await findNode(api, store, `${dir}/deep`)) ? true : undefined;
+    });
 
     // A later touch moves the mark.
     await store.engine.execute({ command: 'create', path: `/memories/${dir}/other.md`, file_text: 'y' });

@@ -1,0 +1,61 @@
+import type * as vscode from 'vscode';
+import type { Logger } from '../platform/logger';
+import type { MemoryTouch } from '../platform/memoryActivity';
+import type { MemoryStores } from '../platform/memoryStores';
+import type { MemoryNode } from './memoryTreeNodes';
+import type { MemoryTreeProvider } from './memoryTreeProvider';
+
+/**
+ * Waits this long after the last touch before revealing: a tool call's write also triggers a
+ * watcher refresh (~100–250 ms later), and VS Code's tree fails a reveal that overlaps a refresh
+ * of the same level ("Element ... is already registered"). One reveal per burst of tool calls
+ * also keeps the view from jumping around.
+ */
+const REVEAL_DELAY_MS = 400;
+/** A reveal that still collided with a refresh is tried once more after this pause. */
+const RETRY_DELAY_MS = 700;
+
+/** Marks the file the agent touched at once and, when the view is shown, selects it without taking focus. */
+export class TouchRevealer implements vscode.Disposable {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly provider: MemoryTreeProvider,
+    private readonly view: vscode.TreeView<MemoryNode>,
+    private readonly stores: MemoryStores,
+    private readonly log: Logger,
+  ) {}
+
+  onTouch(touch: MemoryTouch): void {
+    this.provider.noteTouch(touch);
+    this.provider.refresh();
+    if (touch.kind === 'delete') return;
+    this.schedule(() => void this.reveal(touch, 1), REVEAL_DELAY_MS);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private schedule(run: () => void, delay: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      run();
+    }, delay);
+  }
+
+  private async reveal(touch: MemoryTouch, attempt: number): Promise<void> {
+    const store = this.stores.forFolder(touch.folder);
+    if (!this.view.visible || !store) return;
+    const node = await this.provider.nodeForMemoryPath(store, touch.newPath ?? touch.path);
+    if (!node || node.kind === 'root') return;
+    try {
+      await this.view.reveal(node, { select: true, focus: false, expand: node.kind === 'folder' ? 1 : false });
+    } catch (e) {
+      // Also when the file is gone again by the time the tree looks (a later call deleted it).
+      this.log.debug(`reveal attempt ${attempt} failed: ${String(e)}`);
+      if (attempt === 1) this.schedule(() => void this.reveal(touch, 2), RETRY_DELAY_MS);
+    }
+  }
+}
