@@ -7,17 +7,14 @@
 import type { CommandHandler } from '../context';
 import { MemoryError } from '../errors';
 import { messages } from '../messages';
-import { parseMemoryPath } from '../paths';
 import { countLines, dominantEol, offsetAfterLine, withEol } from '../text';
-import { withNote, writeText } from '../writer';
-import { readExistingText } from './readText';
+import { withNote } from '../writer';
+import { readEditTarget, rewriteEditTarget } from './editTarget';
 
 export const insert: CommandHandler<'insert'> = async (ctx, input) => {
-  const path = parseMemoryPath(input.path);
-  const inspection = await ctx.store.inspect(path.rel);
-  if (inspection.kind !== 'file') throw new MemoryError(messages.pathMissing(path.display));
-  const file = await readExistingText(ctx, path.rel, inspection.stat.size);
-  const text = file.text;
+  const target = await readEditTarget(ctx, input.path, messages.pathMissing);
+  const { path } = target;
+  const text = target.file.text;
   const nLines = countLines(text);
   const line = input.insert_line;
   if (line < 0 || line > nLines) throw new MemoryError(messages.invalidInsertLine(line, nLines));
@@ -32,15 +29,7 @@ export const insert: CommandHandler<'insert'> = async (ctx, input) => {
     const whole = block.endsWith('\n') ? block : block + eol;
     after = text.slice(0, offset) + whole + text.slice(offset);
   }
-  const written = await writeText(ctx, {
-    command: 'insert',
-    rel: path.rel,
-    before: text,
-    beforeBytes: file.bytes,
-    after,
-    bom: file.bom,
-    overwrite: true,
-  });
+  const written = await rewriteEditTarget(ctx, 'insert', target, after);
   return {
     is_error: false,
     content: withNote(messages.inserted(path.display), written.redactionNote),

@@ -5,20 +5,17 @@
 import type { CommandHandler } from '../context';
 import { MemoryError } from '../errors';
 import { messages } from '../messages';
-import { parseMemoryPath } from '../paths';
 import { countLines, displayLines, dominantEol, lineAt, withEol } from '../text';
 import { numberedBody } from '../truncate';
-import { withNote, writeText } from '../writer';
-import { readExistingText } from './readText';
+import { withNote } from '../writer';
+import { readEditTarget, rewriteEditTarget } from './editTarget';
 
 const SNIPPET_CONTEXT_LINES = 4;
 
 export const strReplace: CommandHandler<'str_replace'> = async (ctx, input) => {
-  const path = parseMemoryPath(input.path);
-  const inspection = await ctx.store.inspect(path.rel);
-  if (inspection.kind !== 'file') throw new MemoryError(messages.strReplaceMissing(path.display));
-  const file = await readExistingText(ctx, path.rel, inspection.stat.size);
-  const text = file.text;
+  const target = await readEditTarget(ctx, input.path, messages.strReplaceMissing);
+  const { path } = target;
+  const text = target.file.text;
   const eol = dominantEol(text);
 
   let oldStr = input.old_str;
@@ -37,15 +34,7 @@ export const strReplace: CommandHandler<'str_replace'> = async (ctx, input) => {
   const at = positions[0];
   const newStr = withEol(input.new_str ?? '', eol);
   const after = text.slice(0, at) + newStr + text.slice(at + oldStr.length);
-  const written = await writeText(ctx, {
-    command: 'str_replace',
-    rel: path.rel,
-    before: text,
-    beforeBytes: file.bytes,
-    after,
-    bom: file.bom,
-    overwrite: true,
-  });
+  const written = await rewriteEditTarget(ctx, 'str_replace', target, after);
 
   // Snippet: the edited lines with a few lines of context, numbered like `view`.
   const finalLines = displayLines(written.text);
