@@ -7,6 +7,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import Mocha from 'mocha';
 import * as path from 'path';
+import { openWorkbenches, screenshot } from '../e2e/support';
 import { summaryLine } from './summary';
 
 const e2eOut = path.resolve(__dirname, '..', 'e2e');
@@ -28,6 +29,17 @@ async function main(): Promise<number> {
     slow: 30_000,
     reporter: 'spec',
     grep: process.env.E2E_GREP,
+    rootHooks: {
+      // What the user would have seen when a test failed: one screenshot per open workbench.
+      async afterEach(this: Mocha.Context) {
+        const test = this.currentTest;
+        if (test?.state !== 'failed') return;
+        for (const [i, wb] of openWorkbenches().entries()) {
+          const file = await screenshot(wb.page, `FAILED-${test.fullTitle()}${i ? `-${i}` : ''}`).catch(() => undefined);
+          if (file) console.log(`    screenshot of the failure: ${path.relative(process.cwd(), file)}`);
+        }
+      },
+    },
   });
   const only = process.argv.slice(2);
   const files = findE2eFiles(e2eOut).filter((f) => only.length === 0 || only.some((o) => f.includes(o)));

@@ -47,6 +47,9 @@
  * - waitForIdle(page)                         until no progress bar runs (bounded, never throws)
  * - runningExtensionActivation(page, name)    "Activation: 195ms" from Developer: Show Running Extensions
  *
+ * When a test fails, the runner saves a screenshot of every open workbench as
+ * test-results/screenshots/FAILED-<test title>.png.
+ *
  * Notes: tree and webview providers run only once their view is shown (focus it first). Keep
  * every wait bounded (the helpers time out after 10 s) and never assert on timings.
  */
@@ -64,6 +67,13 @@ export interface LaunchedWorkbench extends Workbench {
   dispose(mochaContext?: Context): Promise<void>;
 }
 
+const open = new Set<LaunchedWorkbench>();
+
+/** Workbenches launched and not yet disposed (the e2e runner screenshots them when a test fails). */
+export function openWorkbenches(): LaunchedWorkbench[] {
+  return [...open];
+}
+
 export async function launchWorkbench(
   options: CodeServerOptions = {},
   browser: BrowserOptions = {},
@@ -76,15 +86,18 @@ export async function launchWorkbench(
     await disposeCodeServer(server, true);
     throw new Error(`${(error as Error).message}\n(run folder kept: ${server.dirs.root})`);
   }
-  return {
+  const launched: LaunchedWorkbench = {
     ...wb,
     async dispose(mochaContext?: Context) {
+      open.delete(launched);
       const failed = mochaContext ? suiteFailed(mochaContext) : false;
       await wb.close();
       await disposeCodeServer(server, failed);
       if (failed) console.log(`  (run folder kept for inspection: ${server.dirs.root})`);
     },
   };
+  open.add(launched);
+  return launched;
 }
 
 /** True when any test of the current suite (or the current test) has failed. */
