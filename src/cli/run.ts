@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
@@ -14,11 +15,6 @@ import { MemoryEngine } from '../core/memory';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
 import { CLI_NAME, parsePositiveInteger, UsageError } from './args';
 import { oneLine, STORE_FOLDER, type CliIo } from './exec';
-
-/** The extension's defaults (src/platform/settings.ts, which the CLI cannot import: it needs vscode). */
-const DEFAULT_MODEL = 'claude-opus-5';
-const DEFAULT_MAX_TOKENS = 8192;
-const DEFAULT_MAX_TURNS = 30;
 
 export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
 
@@ -28,9 +24,9 @@ Assistant text goes to stdout, one line per memory operation to stderr.
 
 Options:
   -w, --workspace DIR   Workspace folder (default: the current folder).
-  -m, --model M         Model id (default: ${DEFAULT_MODEL}).
-      --max-turns N     Model turns allowed before stopping (default: ${DEFAULT_MAX_TURNS}).
-      --max-tokens N    Output tokens per model turn (default: ${DEFAULT_MAX_TOKENS}).
+  -m, --model M         Model id (default: ${AGENT_DEFAULTS.model}).
+      --max-turns N     Model turns allowed before stopping (default: ${AGENT_DEFAULTS.maxTurns}).
+      --max-tokens N    Output tokens per model turn (default: ${AGENT_DEFAULTS.maxTokens}).
       --no-cache        Send no prompt-caching breakpoints.
       --no-context-editing  Do not ask the API to clear old tool results.
       --json            Write every agent event as one JSON line to stdout.
@@ -161,9 +157,9 @@ function parseRunArgs(argv: string[]): RunArgs {
   return {
     help,
     workspace: values.workspace,
-    model: model ?? DEFAULT_MODEL,
-    maxTurns: values['max-turns'] === undefined ? DEFAULT_MAX_TURNS : parsePositiveInteger('max-turns', values['max-turns']),
-    maxTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parsePositiveInteger('max-tokens', values['max-tokens']),
+    model: model ?? AGENT_DEFAULTS.model,
+    maxTurns: values['max-turns'] === undefined ? AGENT_DEFAULTS.maxTurns : parsePositiveInteger('max-turns', values['max-turns']),
+    maxTokens: values['max-tokens'] === undefined ? AGENT_DEFAULTS.maxTokens : parsePositiveInteger('max-tokens', values['max-tokens']),
     caching: values['no-cache'] !== true,
     contextEditing: values['no-context-editing'] !== true,
     json: values.json === true,

@@ -4,3 +4,4 @@ export type { AgentOptions, AgentLogger } from './options';
 export type { AgentEvent, AgentEventListener, AgentErrorKind, AgentOutcome, AgentUsage } from './events';
 export { emptyUsage } from './events';
 export { CONTEXT_MANAGEMENT_BETA } from './request';
+export { AGENT_DEFAULTS } from './defaults';
