@@ -4,11 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import * as esbuild from 'esbuild';
 import { execJsonLines } from '../../../src/cli/jsonLines';
 import type { MemoryToolExecutor, MemoryToolResult } from '../../../src/core/memory/types';
+import { bundleCli, REPO } from './support';
 
-const REPO = path.resolve(__dirname, '../../../..');
 // Bundled here from the current sources (not dist/, which may be stale); inside out/ so that
 // --version finds package.json two levels up, as dist/cli.js does one level up.
 const CLI = path.join(REPO, 'out', 'test-cli', 'cli.js');
@@ -53,17 +52,7 @@ describe('claude-memory exec (process)', function () {
   this.timeout(30_000);
   let tmp: string;
 
-  before(async () => {
-    await esbuild.build({
-      entryPoints: [path.join(REPO, 'src/cli/main.ts')],
-      outfile: CLI,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'error',
-    });
-  });
+  before(() => bundleCli(CLI));
   beforeEach(() => (tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cm-exec-')))));
   afterEach(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

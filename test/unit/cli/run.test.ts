@@ -3,11 +3,10 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { startMockMessagesApi, type MockMessagesApi, type MockStep, type MockTurn } from '../../support/mockMessagesApi';
+import { bundleCli } from './support';
 
 const KEY = 'sk-ant-api03-CLI-RUN-TEST-KEY-9q8w7e6r5t';
-const repoRoot = path.resolve(__dirname, '../../../..');
 
 interface Result {
   code: number | null;
@@ -26,15 +25,7 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-run-test-'));
     // The same bundle as `npm run build` makes, built fresh into a temp dir (dist/ may be stale).
     cli = path.join(tmp, 'cli.js');
-    await esbuild.build({
-      entryPoints: [path.join(repoRoot, 'src/cli/main.ts')],
-      outfile: cli,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      logLevel: 'silent',
-    });
+    await bundleCli(cli);
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
   beforeEach(() => {
