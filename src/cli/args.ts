@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** The CLI's name as users type it (package.json "bin"). */
@@ -35,6 +36,61 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   } catch (e) {
     const message = e instanceof Error ? e.message.split('. To specify')[0] : String(e);
     throw new UsageError(message);
+  }
+}
+
+/** The parts of a subcommand's I/O that startCommand uses. */
+export interface CommandStartIo {
+  stdout: Writable;
+  stderr: Writable;
+  cwd: string;
+}
+
+/** What every subcommand's parser returns at least. */
+export interface CommandArgs {
+  help: boolean;
+  /** As given (relative to the cwd), undefined for the cwd itself. */
+  workspace?: string;
+}
+
+/**
+ * The start every subcommand shares: parse `argv` (a UsageError prints its sentence and `usage`
+ * to stderr: exit 2), answer --help (usage to stdout: exit 0), and resolve the workspace folder
+ * against the cwd (missing or not a folder: one line, exit 1). Returns the parsed arguments and
+ * the absolute workspace, or the exit code the command ends with.
+ */
+export function startCommand<A extends CommandArgs>(
+  command: string,
+  usage: string,
+  argv: string[],
+  parse: (argv: string[]) => A,
+  io: CommandStartIo,
+): { args: A; workspace: string } | { exitCode: number } {
+  let args: A;
+  try {
+    args = parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`${CLI_NAME} ${command}: ${e.message}\n\n${usage}`);
+    return { exitCode: 2 };
+  }
+  if (args.help) {
+    io.stdout.write(usage);
+    return { exitCode: 0 };
+  }
+  const workspace = path.resolve(io.cwd, args.workspace ?? '.');
+  if (!isDirectory(workspace)) {
+    io.stderr.write(`${CLI_NAME} ${command}: the workspace folder ${workspace} does not exist or is not a folder.\n`);
+    return { exitCode: 1 };
+  }
+  return { args, workspace };
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -1,10 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { isFsError, MemoryEngine } from '../core/memory';
 import type { MemoryEngineOptions } from '../core/memory/options';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
-import { CLI_NAME, parseOptions, parsePositiveInteger, UsageError } from './args';
+import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand } from './args';
 import { execJsonLines } from './jsonLines';
 
 /** The store folder inside a workspace, as in the extension. */
@@ -36,24 +35,9 @@ const processIo = (): CliIo => ({ stdin: process.stdin, stdout: process.stdout, 
 
 /** `claude-memory exec`: returns the process exit code (0 done, 1 failure, 2 usage). */
 export async function execCommand(argv: string[], io: CliIo = processIo()): Promise<number> {
-  let parsed: ReturnType<typeof parseExecArgs>;
-  try {
-    parsed = parseExecArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr.write(`${CLI_NAME} exec: ${e.message}\n\n${EXEC_USAGE}`);
-    return 2;
-  }
-  if (parsed.help) {
-    io.stdout.write(EXEC_USAGE);
-    return 0;
-  }
-
-  const workspace = path.resolve(io.cwd, parsed.workspace ?? '.');
-  if (!isDirectory(workspace)) {
-    io.stderr.write(`${CLI_NAME} exec: the workspace folder ${workspace} does not exist or is not a folder.\n`);
-    return 1;
-  }
+  const start = startCommand('exec', EXEC_USAGE, argv, parseExecArgs, io);
+  if ('exitCode' in start) return start.exitCode;
+  const { args: parsed, workspace } = start;
   const store = new NodeMemoryFileSystem(path.join(workspace, STORE_FOLDER));
   try {
     // The documented behaviour: the root exists before the first call, so `view /memories` works.
@@ -92,14 +76,6 @@ function storeProblem(e: unknown): string {
   if (isFsError(e, 'FileExists') || isFsError(e, 'FileNotADirectory')) return 'it exists and is not a folder.';
   if (isFsError(e, 'NoPermissions')) return 'permission denied.';
   return oneLine(e);
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
 
 /** An error as one line for the user's terminal: its message, never its stack. */

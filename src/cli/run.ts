@@ -4,7 +4,6 @@
  * per memory operation goes to stderr; `--json` writes every AgentEvent as one JSON line to stdout
  * instead. Exit codes: 0 finished, 1 failed (one-line reason on stderr), 2 usage, 130 interrupted.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
@@ -13,7 +12,7 @@ import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
 import { MemoryEngine } from '../core/memory';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
-import { CLI_NAME, parsePositiveInteger, UsageError } from './args';
+import { CLI_NAME, parsePositiveInteger, startCommand, UsageError } from './args';
 import { oneLine, STORE_FOLDER, type CliIo } from './exec';
 
 export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
@@ -49,24 +48,9 @@ const processIo = (): RunIo => ({
 
 /** `claude-memory run`: `argv` is what follows `run`. Resolves to the exit code. */
 export async function runCommand(argv: string[], io: RunIo = processIo()): Promise<number> {
-  let args: RunArgs;
-  try {
-    args = parseRunArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr.write(`${CLI_NAME} run: ${e.message}\n\n${RUN_USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    io.stdout.write(RUN_USAGE);
-    return 0;
-  }
-
-  const workspace = path.resolve(io.cwd, args.workspace ?? '.');
-  if (!isDirectory(workspace)) {
-    io.stderr.write(`${CLI_NAME} run: the workspace folder ${workspace} does not exist or is not a folder.\n`);
-    return 1;
-  }
+  const start = startCommand('run', RUN_USAGE, argv, parseRunArgs, io);
+  if ('exitCode' in start) return start.exitCode;
+  const { args, workspace } = start;
   const apiKey = io.env.ANTHROPIC_API_KEY?.trim() || undefined;
   // Checked before the store is touched: nothing happens without a key.
   if (!apiKey) {
@@ -213,12 +197,4 @@ function interruptSignal(io: RunIo): { signal: AbortSignal; dispose: () => void 
   };
   process.on('SIGINT', onSigint);
   return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }
