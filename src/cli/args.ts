@@ -28,11 +28,16 @@ export class UsageError extends Error {
 
 /**
  * node:util parseArgs in strict mode, with its errors turned into UsageError (its messages are
- * plain sentences about the arguments, never stacks or paths of ours).
+ * plain sentences about the arguments, never stacks or paths of ours). Positional arguments are
+ * refused unless `allowPositionals` is true.
  */
-export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T) {
+export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(
+  argv: string[],
+  options: T,
+  allowPositionals?: P,
+) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false });
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: (allowPositionals ?? false) as P });
   } catch (e) {
     const message = e instanceof Error ? e.message.split('. To specify')[0] : String(e);
     throw new UsageError(message);

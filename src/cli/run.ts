@@ -5,14 +5,13 @@
  * instead. Exit codes: 0 finished, 1 failed (one-line reason on stderr), 2 usage, 130 interrupted.
  */
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
 import { MemoryEngine } from '../core/memory';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
-import { CLI_NAME, parsePositiveInteger, startCommand, UsageError } from './args';
+import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { oneLine, STORE_FOLDER, type CliIo } from './exec';
 
 export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
@@ -112,27 +111,20 @@ interface RunArgs {
 }
 
 function parseRunArgs(argv: string[]): RunArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        workspace: { type: 'string', short: 'w' },
-        model: { type: 'string', short: 'm' },
-        'max-turns': { type: 'string' },
-        'max-tokens': { type: 'string' },
-        'no-cache': { type: 'boolean' },
-        'no-context-editing': { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message.split('. To specify')[0] : String(e));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseOptions(
+    argv,
+    {
+      workspace: { type: 'string', short: 'w' },
+      model: { type: 'string', short: 'm' },
+      'max-turns': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'no-cache': { type: 'boolean' },
+      'no-context-editing': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
   const help = values.help === true;
   const prompt = positionals.join(' ').trim();
   if (!help && prompt === '') throw new UsageError('a PROMPT is required');
