@@ -1,13 +1,13 @@
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { isFsError, MemoryEngine } from '../core/memory';
+import { DEFAULT_STORE_FOLDER, isFsError, MemoryEngine } from '../core/memory';
 import type { MemoryEngineOptions } from '../core/memory/options';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand } from './args';
 import { execJsonLines } from './jsonLines';
 
 /** The store folder inside a workspace, as in the extension. */
-export const STORE_FOLDER = '.claude-memories';
+export const STORE_FOLDER = DEFAULT_STORE_FOLDER;
 
 export const EXEC_USAGE = `Usage: ${CLI_NAME} exec [--workspace DIR] [--max-file-bytes N] [--no-redact]
 

@@ -2,6 +2,9 @@
  * The `claudeMemory.*` settings' shape, defaults and validation. No `vscode` import, so the rules
  * (which folder names and API URLs are acceptable) are unit-tested in plain Node.
  */
+import { AGENT_DEFAULTS } from '../core/agent/defaults';
+import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
+import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 
 export type CreatePolicy = 'error' | 'overwrite';
 
@@ -30,14 +33,12 @@ export const SETTING_KEYS: readonly SettingKey[] = [
 ];
 
 export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
-  model: 'claude-opus-5',
-  maxTokens: 8192,
-  maxTurns: 30,
-  memoryFolder: '.claude-memories',
-  maxFileBytes: 1048576,
-  quotaBytes: 52428800,
-  redactSecrets: true,
-  createPolicy: 'error',
+  ...AGENT_DEFAULTS,
+  memoryFolder: DEFAULT_STORE_FOLDER,
+  maxFileBytes: DEFAULT_MEMORY_ENGINE_OPTIONS.maxFileBytes,
+  quotaBytes: DEFAULT_MEMORY_ENGINE_OPTIONS.quotaBytes,
+  redactSecrets: DEFAULT_MEMORY_ENGINE_OPTIONS.redactSecrets,
+  createPolicy: DEFAULT_MEMORY_ENGINE_OPTIONS.createPolicy,
   promptCaching: true,
   contextEditing: true,
   apiBaseUrl: undefined,

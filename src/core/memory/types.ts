@@ -2,6 +2,8 @@
 
 export const MEMORY_TOOL = { type: 'memory_20250818', name: 'memory' } as const;
 export const MEMORY_ROOT = '/memories';
+/** The folder of a workspace (or CLI --workspace) that `/memories` maps to, unless configured otherwise. */
+export const DEFAULT_STORE_FOLDER = '.claude-memories';
 
 export type ViewInput = { command: 'view'; path: string; view_range?: [number, number] };
 export type CreateInput = { command: 'create'; path: string; file_text: string };
