@@ -5,8 +5,8 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import {
-  LaunchedWorkbench, activityBarItem, launchWorkbench, repoRoot, runningExtensionActivation, screenshot, themeKind,
-  themes, waitForIdle,
+  LaunchedWorkbench, activityBarItem, chooseContextMenuItem, focusView, launchWorkbench, repoRoot, runningExtensionActivation, screenshot, themeKind,
+  themes, treeRow, waitForIdle,
 } from './support';
 
 interface Manifest {
@@ -83,6 +83,12 @@ suite('smoke: workbench with the extension under development', function () {
 
   test('VS Code lists the extension as activated', async function () {
     await assertRunning(wb, 'dev');
+  });
+
+  test('the harness drives views and context menus: README opens to the side from the Explorer', async function () {
+    const explorer = await focusView(wb.page, 'Explorer');
+    await chooseContextMenuItem(wb.page, treeRow(explorer, 'README.md'), 'Open to the Side');
+    await wb.page.locator('.tabs-container .tab', { hasText: 'README.md' }).first().waitFor({ state: 'visible', timeout: 10_000 });
   });
 });
 

@@ -42,6 +42,8 @@
  * - treeRow(scopeOrPane, 'label' | /re/)      tree rows by label; treeLabels(pane) lists them
  * - webviewFrame(page, nth?)                  FrameLocator inside iframe.webview → iframe#active-frame
  * - notifications(page)                       texts of visible notification toasts
+ * - openContextMenu(page, locator)            right-click; returns the menu's labels (menu stays open)
+ * - chooseContextMenuItem(page, locator, 'Rename…')  right-click and pick an entry reliably
  * - screenshot(page, 'name')                  PNG into test-results/screenshots/name.png (look at it!)
  * - switchTheme(page, themes.light)           via "Preferences: Color Theme"; themeKind(page) reads it
  * - waitForIdle(page)                         until no progress bar runs (bounded, never throws)

@@ -48,13 +48,20 @@ export async function runCommand(page: Page, title: string, timeoutMs = 10_000):
   await pickRow(page, title, timeoutMs);
 }
 
-/** Opens (and focuses) a view by the name shown in its header, through "View: Open View". */
+/**
+ * Opens (and focuses) a view by its name in "View: Open View" (the name in its header) and
+ * returns its pane. Some panes show another title in the header (the Explorer shows the folder
+ * name): then the pane that got the focus is returned, located by that header title.
+ */
 export async function focusView(page: Page, viewName: string, timeoutMs = 10_000): Promise<Locator> {
   await openQuickInput(page, `view ${viewName}`);
   await pickRow(page, viewName, timeoutMs);
-  const pane = viewPane(page, viewName);
-  await pane.waitFor({ state: 'visible', timeout: timeoutMs });
-  return pane;
+  const named = viewPane(page, viewName);
+  const focused = page.locator('.part .pane:focus-within').first();
+  await named.or(focused).first().waitFor({ state: 'visible', timeout: timeoutMs });
+  if (await named.isVisible()) return named;
+  const title = (await focused.locator('.pane-header h3.title').first().textContent())?.trim();
+  return title ? viewPane(page, title) : focused;
 }
 
 /** The pane (header + body) of a side-bar or panel view, by its header name. */
@@ -72,8 +79,10 @@ export function activityBarItem(page: Page, containerTitle: string): Locator {
 /** Tree rows (a TreeView's items) inside a scope (default: the whole page), by their label. */
 export function treeRow(scope: Page | Locator, label: string | RegExp): Locator {
   const text = typeof label === 'string' ? exactly(label) : label;
+  // The `has` locator is matched inside each row, so it must start from the page, not the scope.
+  const page = 'page' in scope ? scope.page() : scope;
   return scope.locator('.monaco-list-row').filter({
-    has: scope.locator('.label-name', { hasText: text }),
+    has: page.locator('.label-name', { hasText: text }),
   });
 }
 
@@ -140,4 +149,39 @@ export async function waitForIdle(page: Page, timeoutMs = 10_000): Promise<void>
     undefined,
     { timeout: timeoutMs },
   ).catch(() => undefined);
+}
+
+/** The open context menu (right-click menu). */
+function contextMenuLocator(page: Page): Locator {
+  return page.locator('.context-view .monaco-menu').first();
+}
+
+/** Right-clicks `target` and returns the labels of the context menu (the menu stays open). */
+export async function openContextMenu(page: Page, target: Locator): Promise<string[]> {
+  await target.click({ button: 'right' });
+  const menu = contextMenuLocator(page);
+  await menu.waitFor({ state: 'visible', timeout: 10_000 });
+  return (await menu.locator('.action-item .action-label').allTextContents()).map((s) => s.trim()).filter(Boolean);
+}
+
+/**
+ * Right-clicks `target` and chooses `item` (exact label, e.g. 'Rename…'). VS Code menus ignore a
+ * click that lands right after they open, so this hovers until the entry is marked focused and
+ * accepts it with Enter, the way a keyboard user would.
+ */
+export async function chooseContextMenuItem(page: Page, target: Locator, item: string): Promise<void> {
+  const labels = await openContextMenu(page, target);
+  const menu = contextMenuLocator(page);
+  const entry = menu.locator('.action-item').filter({ has: page.locator('.action-label', { hasText: exactly(item) }) }).first();
+  if ((await entry.count()) === 0) {
+    await page.keyboard.press('Escape');
+    throw new Error(`context menu has no "${item}"; it has: ${JSON.stringify(labels)}`);
+  }
+  for (let attempt = 0; attempt < 30; attempt++) {
+    await entry.hover();
+    if (/\bfocused\b/.test((await entry.getAttribute('class')) ?? '')) break;
+    await page.waitForTimeout(100);
+  }
+  await page.keyboard.press('Enter');
+  await menu.waitFor({ state: 'hidden', timeout: 10_000 });
 }
