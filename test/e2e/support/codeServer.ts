@@ -283,4 +283,3 @@ export async function disposeCodeServer(server: CodeServer, failed: boolean): Pr
   if (!failed) removeRunDirs(server.dirs);
 }
 
-export { repoRoot };
