@@ -14,6 +14,8 @@ export interface ClaudeMemoryApi {
   readonly services: ExtensionServices;
   readonly memoryTree: MemoryTreeProvider;
   readonly memoryTreeView: vscode.TreeView<MemoryNode>;
+  /** Reveals the files the agent touches in the Memory view. */
+  readonly memoryTreeRevealer: { readonly lastRevealed: MemoryNode | undefined };
   readonly chat: ChatApi;
   /** Initialize/Resume and the Features view. */
   readonly multiSession: MultiSessionApi;
@@ -42,7 +44,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
       : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, chat, multiSession, testing };
+  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, multiSession, testing };
 }
 
 export function deactivate(): void {}

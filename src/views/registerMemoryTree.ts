@@ -13,6 +13,7 @@ const AGE_REFRESH_MS = 60_000;
 export interface MemoryTree {
   readonly provider: MemoryTreeProvider;
   readonly view: vscode.TreeView<MemoryNode>;
+  readonly revealer: TouchRevealer;
 }
 
 /** Creates the Memory view and keeps it in step with the disk, the settings and the agent. */
@@ -34,5 +35,5 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     services.memoryActivity.onDidTouch((touch) => revealer.onTouch(touch)),
     { dispose: () => clearInterval(ageTimer) },
   );
-  return { provider, view };
+  return { provider, view, revealer };
 }

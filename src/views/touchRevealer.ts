@@ -15,9 +15,19 @@ const REVEAL_DELAY_MS = 400;
 /** A reveal that still collided with a refresh is tried once more after this pause. */
 const RETRY_DELAY_MS = 700;
 
-/** Marks the file the agent touched at once and, when the view is shown, selects it without taking focus. */
+/**
+ * Marks the file the agent touched at once and, when the view is shown, scrolls it into view
+ * (expanding its folders) without selecting it or taking focus: the selection stays the user's,
+ * so the tree's New File / Rename / Delete never act on a place the agent chose.
+ */
 export class TouchRevealer implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private revealed: MemoryNode | undefined;
+
+  /** The node of the last successful reveal (for tests and diagnostics). */
+  get lastRevealed(): MemoryNode | undefined {
+    return this.revealed;
+  }
 
   constructor(
     private readonly provider: MemoryTreeProvider,
@@ -51,7 +61,8 @@ export class TouchRevealer implements vscode.Disposable {
     const node = await this.provider.nodeForMemoryPath(store, touch.newPath ?? touch.path);
     if (!node || node.kind === 'root') return;
     try {
-      await this.view.reveal(node, { select: true, focus: false, expand: node.kind === 'folder' ? 1 : false });
+      await this.view.reveal(node, { select: false, focus: false, expand: node.kind === 'folder' ? 1 : false });
+      this.revealed = node;
     } catch (e) {
       // Also when the file is gone again by the time the tree looks (a later call deleted it).
       this.log.debug(`reveal attempt ${attempt} failed: ${String(e)}`);

@@ -72,8 +72,10 @@ suite('Memory tree', () => {
     const node = await waitFor('the touched file', () => findNode(api, store, rel));
     assert.match(String(api.memoryTree.getTreeItem(node).description), /^✦ Claude wrote · 1B · just now$/);
     assert.strictEqual((api.memoryTree.getTreeItem(node).iconPath as vscode.ThemeIcon).id, 'sparkle');
-    // The view is shown (focused just before the touch), so the touched file is selected there.
-    await waitFor('the touched file to be selected', () => (api.memoryTreeView.selection[0]?.rel === rel ? true : undefined));
+    // The view is shown (focused just before the touch), so the touched file is revealed there,
+    // without taking the user's selection.
+    await waitFor('the touched file to be revealed', () => (api.memoryTreeRevealer.lastRevealed?.rel === rel ? true : undefined));
+    assert.notStrictEqual(api.memoryTreeView.selection[0]?.rel, rel);
     const chain: string[] = [];
     for (let n = await api.memoryTree.getParent(node); n; n = await api.memoryTree.getParent(n)) chain.push(`${n.kind}:${n.rel}`);
     assert.deepStrictEqual(chain, [`folder:${dir}/deep`, `folder:${dir}`, 'root:']);
