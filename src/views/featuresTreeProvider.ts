@@ -22,33 +22,70 @@ export type FeatureNode =
 
 export const OPEN_FEATURE_COMMAND = 'claudeMemory.features.open';
 
+/**
+ * Refreshes item by item where it can. A whole-tree refresh makes VS Code's extension host forget
+ * every item until the view has fetched the tree again; a checkbox click landing in that gap
+ * reaches onDidChangeCheckboxState with no items and the user's tick or untick is lost. Every tick
+ * writes features.json, which our own refresh and then the file watcher's both follow, so the
+ * next click often landed in such a gap. So: a re-read that only changes texts and ticks points
+ * the shown nodes (kept as the same objects) at the new data and refreshes just those, an
+ * unchanged re-read refreshes nothing, and only a new shape (folders, states, ids, steps)
+ * refreshes the whole tree. (With several folders the folder row shows the count too, and VS
+ * Code re-fetches a refreshed row's children: its features still have a short gap after a tick.)
+ */
 export class FeaturesTreeProvider implements vscode.TreeDataProvider<FeatureNode> {
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = new vscode.EventEmitter<FeatureNode[] | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private checklists: Promise<FolderChecklist[]> | undefined;
+  private shown: Promise<Snapshot> | undefined;
+  /** Re-reads run one after another so their comparisons see each other's results. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly stores: () => readonly MemoryStore[]) {}
 
-  /** Drops the cached read; the view asks again. */
-  refresh(): void {
-    this.checklists = undefined;
-    this.changed.fire();
+  /**
+   * Re-reads every checklist and tells the view what changed. `rerender` nodes are refreshed even
+   * when their data did not change: a refused or failed tick must put the checkbox back.
+   */
+  refresh(rerender: readonly FeatureNode[] = []): Promise<void> {
+    const run = this.queue.then(() => this.reload(rerender));
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
-  /** Every folder's checklist, read once per refresh. */
-  load(): Promise<FolderChecklist[]> {
-    this.checklists ??= Promise.all(this.stores().map(readChecklist));
-    return this.checklists;
+  /** Every folder's checklist as the view shows it (after any pending re-read). */
+  async load(): Promise<FolderChecklist[]> {
+    return (await this.snapshot()).lists;
+  }
+
+  private async snapshot(): Promise<Snapshot> {
+    await this.queue;
+    this.shown ??= this.read().then(buildSnapshot);
+    return this.shown;
+  }
+
+  private read(): Promise<FolderChecklist[]> {
+    return Promise.all(this.stores().map(readChecklist));
+  }
+
+  private async reload(rerender: readonly FeatureNode[]): Promise<void> {
+    const before = this.shown && (await this.shown);
+    const lists = await this.read();
+    if (!before || shapeOf(before.lists) !== shapeOf(lists) || before.lists.some((l, i) => l.store !== lists[i].store)) {
+      this.shown = Promise.resolve(buildSnapshot(lists));
+      this.changed.fire(undefined);
+      return;
+    }
+    const changed = new Set(updateInPlace(before, lists));
+    for (const node of rerender) {
+      const current = before.byKey.get(keyOf(node));
+      if (current) changed.add(current);
+    }
+    if (changed.size) this.changed.fire([...changed]);
   }
 
   async getChildren(node?: FeatureNode): Promise<FeatureNode[]> {
-    if (!node) {
-      const lists = await this.load();
-      // One folder without a checklist: an empty tree lets the view's welcome text (with its buttons) show.
-      if (lists.length === 1) return lists[0].state === 'missing' ? [] : folderChildren(lists[0]);
-      return lists.map((checklist) => ({ kind: 'folder', checklist }));
-    }
-    if (node.kind === 'folder') return folderChildren(node.checklist);
+    if (!node) return (await this.snapshot()).roots;
+    if (node.kind === 'folder') return (await this.snapshot()).children.get(keyOf(node)) ?? [];
     if (node.kind === 'feature') {
       return node.feature.steps.map((step, index) => ({ kind: 'step', store: node.store, feature: node.feature, step, index }));
     }
@@ -72,6 +109,84 @@ export class FeaturesTreeProvider implements vscode.TreeDataProvider<FeatureNode
 
   dispose(): void {
     this.changed.dispose();
+  }
+}
+
+/** The nodes handed to the view, kept (same objects) for as long as the tree's shape stays. */
+interface Snapshot {
+  lists: FolderChecklist[];
+  roots: FeatureNode[];
+  /** Children of each folder node (multi-root), by the folder node's key. */
+  children: Map<string, FeatureNode[]>;
+  byKey: Map<string, FeatureNode>;
+}
+
+function buildSnapshot(lists: FolderChecklist[]): Snapshot {
+  const byKey = new Map<string, FeatureNode>();
+  const children = new Map<string, FeatureNode[]>();
+  const keep = (nodes: FeatureNode[]) => {
+    for (const n of nodes) byKey.set(keyOf(n), n);
+    return nodes;
+  };
+  let roots: FeatureNode[];
+  // One folder without a checklist: an empty tree lets the view's welcome text (with its buttons) show.
+  if (lists.length === 1) roots = lists[0].state === 'missing' ? [] : keep(folderChildren(lists[0]));
+  else {
+    roots = keep(lists.map((checklist): FeatureNode => ({ kind: 'folder', checklist })));
+    for (const folder of roots) children.set(keyOf(folder), keep(folderChildren((folder as Extract<FeatureNode, { kind: 'folder' }>).checklist)));
+  }
+  return { lists, roots, children, byKey };
+}
+
+/** Everything that decides which nodes exist and what their children are. */
+function shapeOf(lists: readonly FolderChecklist[]): string {
+  return JSON.stringify(
+    lists.map((l) => [
+      l.store.folder.uri.toString(),
+      l.state,
+      l.state === 'invalid' ? l.problem : '',
+      l.state === 'ok' ? l.features.map((f) => [f.id, f.steps]) : [],
+    ]),
+  );
+}
+
+/** Points the snapshot's nodes at the new data (same shape); returns the nodes that look different now. */
+function updateInPlace(snapshot: Snapshot, lists: FolderChecklist[]): FeatureNode[] {
+  const changed: FeatureNode[] = [];
+  lists.forEach((list, i) => {
+    const old = snapshot.lists[i];
+    if (list.state !== 'ok' || old.state !== 'ok') return;
+    const features = new Map(old.features.map((f) => [f.id, f]));
+    const differs = list.features.filter((f) => JSON.stringify(f) !== JSON.stringify(features.get(f.id)));
+    for (const node of snapshot.byKey.values()) {
+      if ((node.kind === 'folder' || node.kind === 'summary') && node.checklist.store === list.store) {
+        node.checklist = list;
+        if (differs.length) changed.push(node);
+      } else if (node.kind === 'feature' && node.store === list.store) {
+        const feature = list.features.find((f) => f.id === node.feature.id);
+        if (!feature) continue;
+        node.feature = feature;
+        if (differs.includes(feature)) changed.push(node);
+      }
+    }
+  });
+  snapshot.lists = lists;
+  return changed;
+}
+
+/** Stable per node across re-reads: the same strings the tree items use as ids. */
+function keyOf(node: FeatureNode): string {
+  switch (node.kind) {
+    case 'folder':
+      return `folder:${node.checklist.store.folder.uri.toString()}`;
+    case 'summary':
+      return `summary:${node.checklist.store.folder.uri.toString()}`;
+    case 'message':
+      return `message:${node.checklist.store.folder.uri.toString()}`;
+    case 'feature':
+      return `feature:${node.store.folder.uri.toString()}#${node.feature.id}`;
+    case 'step':
+      return `step:${node.store.folder.uri.toString()}#${node.feature.id}#${node.index}`;
   }
 }
 

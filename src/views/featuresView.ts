@@ -23,7 +23,7 @@ export interface FeaturesViewApi {
 export function registerFeaturesView(services: ExtensionServices): { disposable: vscode.Disposable; api: FeaturesViewApi } {
   const provider = new FeaturesTreeProvider(() => services.stores.all());
   const view = vscode.window.createTreeView(FEATURES_VIEW_ID, { treeDataProvider: provider, manageCheckboxStateManually: true, showCollapseAll: true });
-  const watchers = new FeatureFileWatchers(services, () => provider.refresh());
+  const watchers = new FeatureFileWatchers(services, () => void provider.refresh());
   const log = services.logger('features');
   const tick = (items: ReadonlyArray<[FeatureNode, vscode.TreeItemCheckboxState]>) => setPasses(services, provider, items);
 
@@ -38,10 +38,10 @@ export function registerFeaturesView(services: ExtensionServices): { disposable:
     vscode.commands.registerCommand(OPEN_FEATURE_COMMAND, (folder: vscode.Uri, id?: string) => openFeature(services, folder, id)),
     services.stores.onDidChange(() => {
       watchers.rebuild();
-      provider.refresh();
+      void provider.refresh();
     }),
     services.memoryActivity.onDidTouch((touch) => {
-      if (touch.kind !== 'read' && [touch.path, touch.newPath].includes(memoryPathOf('features'))) provider.refresh();
+      if (touch.kind !== 'read' && [touch.path, touch.newPath].includes(memoryPathOf('features'))) void provider.refresh();
     }),
   ];
   void updateProgress();
@@ -58,8 +58,11 @@ function showProgress(view: vscode.TreeView<FeatureNode>, lists: FolderChecklist
 
 /** Ticks and unticks by hand: the user is the authority over the checklist. */
 async function setPasses(services: ExtensionServices, provider: FeaturesTreeProvider, items: ReadonlyArray<[FeatureNode, vscode.TreeItemCheckboxState]>): Promise<void> {
+  // With manageCheckboxStateManually the checkbox has already flipped in the view: when the file
+  // does not change (refused, failed), re-rendering the ticked items puts it back.
+  const ticked = items.map(([node]) => node);
   if (!services.trust.requireTrust('Changing the feature checklist')) {
-    provider.refresh();
+    await provider.refresh(ticked);
     return;
   }
   // Several ticks may arrive at once (and for several folders): one read-modify-write per file.
@@ -81,7 +84,8 @@ async function setPasses(services: ExtensionServices, provider: FeaturesTreeProv
     void vscode.window.showErrorMessage(`The checklist was not changed: ${e instanceof Error ? e.message : String(e)}`);
   } finally {
     // The watcher would refresh too; doing it now keeps the header count in step with the tick.
-    provider.refresh();
+    // (The watcher's later re-read finds nothing new and refreshes nothing: see FeaturesTreeProvider.)
+    await provider.refresh(ticked);
   }
 }
 

@@ -19,9 +19,11 @@ function readFeatures(wb: LaunchedWorkbench): Feature[] {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Feature[];
 }
 
+/** Until the file exists with content: a writer creates it empty first, then writes. */
 async function waitForFile(file: string, what: string): Promise<void> {
-  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(fs.existsSync(file), `${what} was not created`);
+  const written = () => fs.existsSync(file) && fs.statSync(file).size > 0;
+  for (let i = 0; i < 100 && !written(); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(written(), `${what} was not written`);
 }
 
 /** Clicks a button of a visible notification toast. */

@@ -171,6 +171,37 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.strictEqual(typeof ticked.checkboxState === 'object' ? ticked.checkboxState.state : ticked.checkboxState, vscode.TreeItemCheckboxState.Checked);
   });
 
+  test('ticking refreshes only the items it changes, so a click right after a tick is not lost', async () => {
+    // A whole-tree refresh makes VS Code forget every item until the view has fetched the tree
+    // again, and a checkbox click in that gap arrives with no items: the tick is lost. So a tick
+    // refreshes items (the same element objects), and re-reading an unchanged file refreshes nothing.
+    await initialize({ goal: GOAL, draftWithClaude: false });
+    await headerSays('0 / 3 passing');
+    const provider = api.multiSession.features.provider;
+    const node = await featureNode('F002');
+    const events: Array<FeatureNode | FeatureNode[] | null | undefined | void> = [];
+    const listening = provider.onDidChangeTreeData((e) => events.push(e));
+    try {
+      await api.multiSession.features.setPasses([[node, vscode.TreeItemCheckboxState.Checked]]);
+      assert.ok(events.length > 0, 'the tick refreshed the view');
+      assert.ok(events.every((e) => Array.isArray(e)), 'no whole-tree refresh for a tick');
+      assert.ok(events.flat().includes(node), 'the ticked item itself is refreshed');
+      assert.strictEqual(await featureNode('F002'), node, 'the view keeps the same element for the feature');
+      await headerSays('1 / 3 passing');
+
+      const seen = events.length;
+      await provider.refresh(); // what the file watcher does after the write
+      assert.strictEqual(events.length, seen, 'an unchanged features.json refreshes nothing');
+
+      await api.multiSession.features.setPasses([[node, vscode.TreeItemCheckboxState.Unchecked]]);
+      assert.deepStrictEqual(features(await read('features.json')).map((f) => f.passes), [false, false, false]);
+      assert.ok(events.every((e) => Array.isArray(e)), 'no whole-tree refresh for an untick');
+      await headerSays('0 / 3 passing');
+    } finally {
+      listening.dispose();
+    }
+  });
+
   test('the Features view follows edits made outside it, and explains invalid JSON', async () => {
     await initialize({ goal: GOAL, draftWithClaude: false });
     const view = api.multiSession.features.view;
