@@ -8,7 +8,7 @@ import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind, viewPane,
+  LaunchedWorkbench, UI_TIMEOUT, again, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind, viewPane,
   webviewFrame,
 } from './support';
 
@@ -35,17 +35,6 @@ const quickInput = '.quick-input-widget .quick-input-box input';
 async function chatCloseUp(page: Page, name: string): Promise<void> {
   fs.mkdirSync(screenshotsDir, { recursive: true });
   await viewPane(page, 'Chat').screenshot({ path: path.join(screenshotsDir, `${name}.png`) });
-}
-// This machine is shared: the palette can take a while to list rows under load.
-const UI_TIMEOUT = 30_000;
-
-/** Palette actions once more after a miss: a keystroke can land while the workbench is busy. */
-async function again<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch {
-    return action();
-  }
 }
 
 const command = (page: Page, title: string) => again(() => runCommand(page, title, UI_TIMEOUT));

@@ -5,20 +5,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Locator } from 'playwright-core';
 import {
-  LaunchedWorkbench, activityBarItem, focusView, launchWorkbench, runCommand, screenshot, switchTheme, themeKind,
+  LaunchedWorkbench, UI_TIMEOUT, again, activityBarItem, focusView, launchWorkbench, runCommand, screenshot, switchTheme, themeKind,
 } from './support';
 
-/** The machine is shared: the workbench can be slow to list palette rows under load. */
-const UI_TIMEOUT = 30_000;
-
-/** A palette action once more after a miss: a keystroke can land while the workbench is busy. */
-async function again<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch {
-    return action();
-  }
-}
 
 /** The picker label of the light theme (its settings id is "Default Light Modern"). */
 const LIGHT_THEME_LABEL = 'Light Modern';

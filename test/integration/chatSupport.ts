@@ -70,11 +70,4 @@ export function ofKind<K extends ChatEntry['kind']>(s: ChatSnapshot, kind: K): E
   return s.entries.filter((e): e is Extract<ChatEntry, { kind: K }> => e.kind === kind);
 }
 
-export async function exists(uri: vscode.Uri): Promise<boolean> {
-  try {
-    await vscode.workspace.fs.stat(uri);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { exists } from './treeHelpers';

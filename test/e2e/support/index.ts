@@ -48,6 +48,8 @@
  * - switchTheme(page, themes.light)           via "Preferences: Color Theme"; themeKind(page) reads it
  * - waitForIdle(page)                         until no progress bar runs (bounded, never throws)
  * - runningExtensionActivation(page, name)    "Activation: 195ms" from Developer: Show Running Extensions
+ * - again(action), UI_TIMEOUT                 one retry of a UI action that can miss on a busy workbench;
+ *                                             a generous wait for rows listed under load
  *
  * When a test fails, the runner saves a screenshot of every open workbench as
  * test-results/screenshots/FAILED-<test title>.png.
@@ -60,6 +62,7 @@ import { CodeServerOptions, disposeCodeServer, startCodeServer } from './codeSer
 import { BrowserOptions, Workbench, openWorkbench } from './browser';
 
 export * from './codeServer';
+export * from './retry';
 export * from './browser';
 export * from './workbench';
 export { repoRoot, sampleWorkspace, screenshotsDir, testRunsRoot } from './paths';
