@@ -36,7 +36,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const prompts = new PromptsHolder();
   const tree = registerMemoryTree(context, services);
   registerCommands(context, services, tree, prompts);
-  const chat = registerChat(context, services);
+  const chat = registerChat(context, services, prompts);
   const multiSession = registerMultiSession(context, services);
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);

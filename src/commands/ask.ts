@@ -1,7 +1,9 @@
 /**
  * "Claude Memory: Ask Claude…": asks for a question (or takes it as the argument, for other
- * features: `executeCommand('claudeMemory.ask', prompt)`), shows the chat and sends it there.
- * Resolves when the answer is complete, with the send's result (undefined when nothing was asked).
+ * features: `executeCommand('claudeMemory.ask', prompt)` or `{ prompt, folder }`), shows the chat
+ * and sends it there. With a folder, the chat first switches to that folder's memory (a new
+ * session when it was using another one). Resolves when the answer is complete, with the send's
+ * result (undefined when nothing was asked).
  */
 import * as vscode from 'vscode';
 import { MAX_PROMPT_CHARS } from '../webviews/protocol';
@@ -10,22 +12,45 @@ import type { ChatFeature } from '../webviews/registerChat';
 
 export const ASK_COMMAND = 'claudeMemory.ask';
 
+/** The object form of the command's argument. */
+export interface AskArgs {
+  prompt: string;
+  /** A workspace folder's Uri: the chat works in its memory from now on. */
+  folder?: vscode.Uri;
+}
+
 export function registerAskCommand(chat: ChatFeature): vscode.Disposable {
-  return vscode.commands.registerCommand(ASK_COMMAND, (prompt?: unknown) => ask(chat, prompt));
+  return vscode.commands.registerCommand(ASK_COMMAND, (argument?: unknown) => ask(chat, argument));
 }
 
 async function ask(chat: ChatFeature, argument: unknown): Promise<ChatSendResult | undefined> {
-  // Menus pass their own arguments (tree items); only a string is a prompt.
-  const prompt = typeof argument === 'string' ? argument : await askForPrompt();
+  // Menus pass their own arguments (tree items); only a string or an AskArgs is a prompt.
+  const given = askArgsOf(argument);
+  const prompt = given ? given.prompt : await askForPrompt();
   if (prompt === undefined || prompt.trim() === '') return undefined;
   if (prompt.length > MAX_PROMPT_CHARS) {
     void vscode.window.showWarningMessage(`The question is too long (over ${MAX_PROMPT_CHARS} characters).`);
     return undefined;
   }
+  if (given?.folder) {
+    const switched = chat.controller.useFolder(given.folder);
+    if (!switched.ok) {
+      void vscode.window.showWarningMessage(switched.reason);
+      return { started: false, reason: switched.reason };
+    }
+  }
   await chat.reveal();
   const result = await chat.controller.send(prompt);
   if (!result.started) void vscode.window.showWarningMessage(result.reason);
   return result;
+}
+
+function askArgsOf(argument: unknown): AskArgs | undefined {
+  if (typeof argument === 'string') return { prompt: argument };
+  if (typeof argument !== 'object' || argument === null) return undefined;
+  const { prompt, folder } = argument as Record<string, unknown>;
+  if (typeof prompt !== 'string') return undefined;
+  return { prompt, folder: folder instanceof vscode.Uri ? folder : undefined };
 }
 
 function askForPrompt(): Thenable<string | undefined> {

@@ -17,7 +17,7 @@ export const CHAT_VIEW_ID = 'claudeMemory.chat';
 /** Context key for `when` clauses (e.g. showing Stop only while an answer runs). */
 export const CHAT_RUNNING_CONTEXT = 'claudeMemory.chatRunning';
 
-/** The memory store the chat works in: the first workspace folder's. */
+/** The memory store the chat works in: one workspace folder's (the first unless the user chose another). */
 export interface ChatStore {
   readonly folder: vscode.WorkspaceFolder;
   readonly engine: MemoryToolExecutor;
@@ -30,10 +30,13 @@ export interface ChatEnvironment {
   readonly log: Logger;
   apiKey(): Promise<string | undefined>;
   settings(): Readonly<SettingsSnapshot>;
-  primaryStore(): ChatStore | undefined;
+  /** The store of the workspace folder `folder`, or the first folder's when `folder` is undefined. */
+  store(folder: vscode.Uri | undefined): ChatStore | undefined;
   isTrusted(): boolean;
   memoryTouched(store: ChatStore, touched: TouchedPath): void;
 }
+
+export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
 
 export type ChatSendResult =
   | { started: false; reason: string }
@@ -48,7 +51,12 @@ export class ChatController implements vscode.Disposable {
   private readonly patches = new vscode.EventEmitter<ChatPatch>();
   /** Every change of the conversation, in order; the view forwards them to the webview. */
   readonly onPatch = this.patches.event;
-  private session: { key: string; agent: AgentSession } | undefined;
+  private session: { key: string; folder: string; agent: AgentSession } | undefined;
+  /** The folder the user (or a command) chose; undefined means the first folder. */
+  private chosenFolder: vscode.Uri | undefined;
+  private readonly folderChanges = new vscode.EventEmitter<void>();
+  /** Fires when the folder whose memory the chat uses changes. */
+  readonly onDidChangeFolder = this.folderChanges.event;
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
   private retryPrompt: string | undefined;
@@ -69,8 +77,41 @@ export class ChatController implements vscode.Disposable {
     return !this.isRunning && this.retryPrompt !== undefined;
   }
 
+  /**
+   * The store the chat works in: the chosen folder's, else the first folder's (also when the
+   * chosen folder was removed from the workspace).
+   */
+  currentStore(): ChatStore | undefined {
+    return (this.chosenFolder && this.env.store(this.chosenFolder)) || this.env.store(undefined);
+  }
+
+  /**
+   * Makes the chat work in `folder`'s memory. The session key contains the folder, so the next
+   * message starts a new session with the usual notice (see sessionFor): the earlier conversation
+   * was about the other folder's files.
+   */
+  useFolder(folder: vscode.Uri): ChatFolderResult {
+    const store = this.env.store(folder);
+    if (!store) return { ok: false, reason: `${folder.toString(true)} is not a folder of this workspace.` };
+    if (this.currentStore()?.folder.uri.toString() === store.folder.uri.toString()) return { ok: true, changed: false };
+    // The running answer keeps writing to its own folder; switching under it would make the view
+    // name one folder while Claude changes another.
+    if (this.running) return { ok: false, reason: 'Claude is still answering: stop the answer or wait for it, then choose another folder.' };
+    this.chosenFolder = store.folder.uri;
+    // A retry ("continue") belongs to the other folder's conversation.
+    this.retryPrompt = undefined;
+    this.env.log.info(`the chat now works in folder "${store.folder.name}"`);
+    this.folderChanges.fire();
+    return { ok: true, changed: true };
+  }
+
   /** Recomputes why the chat is unusable (trust, folders); call when either changes. */
   refreshAvailability(): void {
+    if (this.chosenFolder && !this.env.store(this.chosenFolder)) {
+      // The chosen folder was closed: back to the default, and say so in the view.
+      this.chosenFolder = undefined;
+      this.folderChanges.fire();
+    }
     const disabled = this.disabled();
     this.emit(this.transcript.setDisabledReason(disabled?.reason, disabled?.action));
   }
@@ -125,10 +166,11 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.stop();
     this.patches.dispose();
+    this.folderChanges.dispose();
   }
 
   private async run(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
-    const store = this.env.primaryStore();
+    const store = this.currentStore();
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
     this.abort = abort;
@@ -198,9 +240,13 @@ export class ChatController implements vscode.Disposable {
       store.folder.uri.toString(),
     ]);
     if (this.session?.key === key) return this.session.agent;
-    const hadHistory = (this.session?.agent.history.length ?? 0) > 0;
-    this.session = { key, agent: new AgentSession(options) };
-    if (hadHistory) this.emit(this.transcript.notice('The API key, settings or workspace changed: Claude starts this message without the earlier conversation.'));
+    const previous = this.session;
+    const folder = store.folder.uri.toString();
+    this.session = { key, folder, agent: new AgentSession(options) };
+    if (previous && previous.agent.history.length > 0) {
+      const what = previous.folder === folder ? 'The API key, settings or workspace changed' : `The chat now works in the memory of "${store.folder.name}"`;
+      this.emit(this.transcript.notice(`${what}: Claude starts this message without the earlier conversation.`));
+    }
     return this.session.agent;
   }
 
@@ -211,7 +257,7 @@ export class ChatController implements vscode.Disposable {
         action: 'manageTrust',
       };
     }
-    if (!this.env.primaryStore()) {
+    if (!this.currentStore()) {
       return { reason: `Open a folder to chat: Claude keeps its memory in the folder's ${this.env.settings().memoryFolder}/ directory.`, action: 'openFolder' };
     }
     return undefined;

@@ -10,10 +10,9 @@ export function chatEnvironment(services: ExtensionServices): ChatEnvironment {
     apiKey: () => services.apiKey.get(),
     settings: () => services.settings.current,
     isTrusted: () => services.trust.isTrusted(),
-    // Multi-root: the chat always works in the first folder's store (no picker), like the other
-    // single-folder commands.
-    primaryStore: () => {
-      const store = services.stores.primary();
+    // Multi-root: the controller remembers which folder the user chose; undefined is the first.
+    store: (folderUri) => {
+      const store = folderUri ? services.stores.forFolder(folderUri) : services.stores.primary();
       if (!store) return undefined;
       const folder = store.folder;
       return {

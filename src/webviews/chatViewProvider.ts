@@ -27,6 +27,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private view: vscode.WebviewView | undefined;
   private ready = false;
   private focusWhenReady = false;
+  private description: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private viewDisposables: vscode.Disposable[] = [];
 
@@ -48,6 +49,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.disposeView();
     this.view = view;
     this.ready = false;
+    view.description = this.description;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     const handlers = this.handlers();
@@ -74,6 +76,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styleUri: asUri('chat.css'),
       codiconsUri: asUri('vendor', 'codicons', 'codicon.css'),
     });
+  }
+
+  /** The text next to the view's title (the chat's folder in a multi-root workspace), now and for later views. */
+  setDescription(description: string | undefined): void {
+    this.description = description;
+    if (this.view) this.view.description = description;
   }
 
   /** Asks the webview to focus its input, now or once it is ready. */

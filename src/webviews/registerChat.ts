@@ -5,9 +5,11 @@
 import * as vscode from 'vscode';
 import type { ExtensionServices } from '../platform/services';
 import { registerAskCommand } from '../commands/ask';
+import { registerChatChooseFolderCommand } from '../commands/chatChooseFolder';
 import { registerChatNewCommand } from '../commands/chatNew';
 import { registerChatStopCommand } from '../commands/chatStop';
 import { registerOpenChatCommand } from '../commands/chatOpen';
+import type { UserPrompts } from '../commands/prompts';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult } from './chatController';
 import { chatEnvironment } from './chatEnvironment';
 import { ChatViewProvider, type ChatActions } from './chatViewProvider';
@@ -30,6 +32,10 @@ export interface ChatApi {
   isWebviewReady(): boolean;
   /** Shows the chat view (creating its webview if needed). */
   reveal(focusInput?: boolean): Promise<void>;
+  /** The workspace folder whose memory the chat works in (undefined without a folder). */
+  folder(): vscode.WorkspaceFolder | undefined;
+  /** The text next to the Chat view's title: the folder's name, only in a multi-root workspace. */
+  viewDescription(): string | undefined;
 }
 
 /** The chat's pieces, for the command files. */
@@ -38,7 +44,7 @@ export interface ChatFeature {
   reveal(focusInput?: boolean): Promise<void>;
 }
 
-export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): ChatApi {
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts): ChatApi {
   const env = chatEnvironment(services);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
@@ -52,6 +58,11 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     if (focusInput) provider.focusInput();
   };
   const feature: ChatFeature = { controller, reveal };
+  // Which folder's memory the chat uses only needs saying when there is a choice.
+  const viewDescription = (): string | undefined =>
+    services.stores.all().length > 1 ? controller.currentStore()?.folder.name : undefined;
+  const describe = (): void => provider.setDescription(viewDescription());
+  describe();
 
   context.subscriptions.push(
     controller,
@@ -65,8 +76,13 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     registerChatNewCommand(feature),
     registerChatStopCommand(feature),
     registerOpenChatCommand(feature),
+    registerChatChooseFolderCommand(feature, prompts),
+    controller.onDidChangeFolder(describe),
     services.trust.onDidGrant(() => controller.refreshAvailability()),
-    services.stores.onDidChange(() => controller.refreshAvailability()),
+    services.stores.onDidChange(() => {
+      controller.refreshAvailability();
+      describe();
+    }),
     services.settings.onDidChange((change) => {
       if (change.affects('memoryFolder')) controller.refreshAvailability();
     }),
@@ -82,6 +98,8 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     whenIdle: () => controller.whenIdle(),
     isWebviewReady: () => provider.isReady,
     reveal,
+    folder: () => controller.currentStore()?.folder,
+    viewDescription,
   };
 }
 
@@ -90,7 +108,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     send: (text) => void controller.send(text).then(explainRefusal),
     stop: () => controller.stop(),
     retry: () => void controller.retry().then(explainRefusal),
-    openMemory: (path) => void openMemory(env, path),
+    openMemory: (path) => void openMemory(controller, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
@@ -111,8 +129,8 @@ async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironme
   if (after && after !== before && controller.canRetry) await controller.retry();
 }
 
-async function openMemory(env: ChatEnvironment, memoryPath: string): Promise<void> {
-  const uri = env.primaryStore()?.uriOf(memoryPath);
+async function openMemory(controller: ChatController, memoryPath: string): Promise<void> {
+  const uri = controller.currentStore()?.uriOf(memoryPath);
   if (!uri) {
     void vscode.window.showWarningMessage(`Cannot open ${memoryPath}: it is not a path in this workspace's memory.`);
     return;

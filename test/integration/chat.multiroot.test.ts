@@ -1,37 +1,115 @@
-// Multi-root: the chat works in the first workspace folder's memory (no picker, by design).
+// Multi-root: the chat works in the first folder's memory until the user (Choose Chat Folder…) or
+// a command (`claudeMemory.ask` with a folder) switches it to another folder.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
-import type { MockMessagesApi } from '../support/mockMessagesApi';
+import type { MemoryStore } from '../../src/platform/memoryStores';
+import type { MemoryTouch } from '../../src/platform/memoryActivity';
+import type { MockMessagesApi, MockStep } from '../support/mockMessagesApi';
 import { activateExtension, exists, FAKE_KEY, forgetApiBaseUrl, ofKind, serve, setKeyWithCommand } from './chatSupport';
+import { scriptedPrompts, withPrompts } from './treeHelpers';
+
+function writeNote(name: string, text: string): MockStep[] {
+  return [
+    { content: [{ type: 'tool_use', input: { command: 'create', path: `/memories/${name}`, file_text: text } }] },
+    { content: [{ type: 'text', text: 'Written.' }] },
+  ];
+}
 
 suite('chat in a multi-root workspace', () => {
   let api: ClaudeMemoryApi;
   let mock: MockMessagesApi | undefined;
+  let first: MemoryStore;
+  let second: MemoryStore;
+  const touches: MemoryTouch[] = [];
+  let touchSubscription: vscode.Disposable;
 
   suiteSetup(async () => {
     api = await activateExtension();
     delete process.env.ANTHROPIC_API_KEY;
     await setKeyWithCommand(api, FAKE_KEY);
+    const stores = api.services.stores.all();
+    assert.strictEqual(stores.length, 2, 'two stores');
+    [first, second] = stores;
+    touchSubscription = api.services.memoryActivity.onDidTouch((t) => touches.push(t));
+  });
+
+  setup(() => {
+    touches.length = 0;
+  });
+
+  teardown(async () => {
+    await api.chat.whenIdle();
+    await mock?.close();
+    mock = undefined;
   });
 
   suiteTeardown(async () => {
-    await mock?.close();
+    touchSubscription.dispose();
+    for (const store of [first, second]) {
+      for (const name of ['multiroot.md', 'second.md', 'back.md']) {
+        await vscode.workspace.fs.delete(vscode.Uri.joinPath(store.rootUri, name)).then(undefined, () => undefined);
+      }
+    }
     await forgetApiBaseUrl();
   });
 
-  test('memory files the chat writes go to the first folder only', async () => {
-    mock = await serve(api, [
-      { content: [{ type: 'tool_use', input: { command: 'create', path: '/memories/multiroot.md', file_text: 'first folder\n' } }] },
-      { content: [{ type: 'text', text: 'Written.' }] },
-    ]);
+  test('by default the chat works in the first folder, and the Chat view names it', async () => {
+    assert.strictEqual(api.chat.folder()?.uri.toString(), first.folder.uri.toString());
+    assert.strictEqual(api.chat.viewDescription(), first.folder.name);
+    mock = await serve(api, writeNote('multiroot.md', 'first folder\n'));
     const result = await api.chat.send('Write a note.');
     assert.ok(result.started && result.outcome.ok);
-    const [first, second] = api.services.stores.all();
-    assert.ok(first && second, 'two stores');
-    assert.strictEqual(first.folder.index, 0);
     assert.ok(await exists(vscode.Uri.joinPath(first.rootUri, 'multiroot.md')), 'written in the first folder');
     assert.ok(!(await exists(vscode.Uri.joinPath(second.rootUri, 'multiroot.md'))), 'not in the second folder');
     assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'tool').map((e) => e.status), ['ok']);
+    assert.deepStrictEqual(touches.map((t) => t.folder.uri.toString()), [first.folder.uri.toString()]);
+  });
+
+  test('ask with { prompt, folder } switches the chat to that folder: a new session, files and touches there', async () => {
+    mock = await serve(api, writeNote('second.md', 'second folder\n'));
+    const result = await vscode.commands.executeCommand<{ started: boolean; outcome?: { ok: boolean } }>('claudeMemory.ask', {
+      prompt: 'Write a note in the second folder.',
+      folder: second.folder.uri,
+    });
+    assert.ok(result?.started && result.outcome?.ok, 'the answer completed');
+    assert.ok(await exists(vscode.Uri.joinPath(second.rootUri, 'second.md')), 'written in the second folder');
+    assert.ok(!(await exists(vscode.Uri.joinPath(first.rootUri, 'second.md'))), 'not in the first folder');
+    assert.strictEqual(api.chat.folder()?.uri.toString(), second.folder.uri.toString());
+    assert.strictEqual(api.chat.viewDescription(), second.folder.name);
+    assert.deepStrictEqual(touches.map((t) => [t.path, t.folder.uri.toString()]), [['/memories/second.md', second.folder.uri.toString()]]);
+    // The first folder's conversation was not sent along: one user message, and the view says why.
+    const messages = mock.requests[0].body.messages as unknown[];
+    assert.strictEqual(messages.length, 1, 'a new session');
+    const notices = ofKind(api.chat.snapshot(), 'notice').map((n) => n.text);
+    assert.ok(notices.some((t) => t.includes(`now works in the memory of "${second.folder.name}"`)), `a new-session notice: ${JSON.stringify(notices)}`);
+  });
+
+  test('Choose Chat Folder… (scripted pick) switches back to the first folder', async () => {
+    const prompts = scriptedPrompts({ folders: [0] });
+    const chosen = await withPrompts(api, prompts, () => vscode.commands.executeCommand<vscode.Uri | undefined>('claudeMemory.chat.chooseFolder'));
+    assert.deepStrictEqual(prompts.asked, ['pickFolder']);
+    assert.strictEqual(chosen?.toString(), first.folder.uri.toString());
+    assert.strictEqual(api.chat.folder()?.uri.toString(), first.folder.uri.toString());
+    assert.strictEqual(api.chat.viewDescription(), first.folder.name);
+
+    mock = await serve(api, writeNote('back.md', 'first again\n'));
+    const result = await api.chat.send('Write another note.');
+    assert.ok(result.started && result.outcome.ok);
+    assert.ok(await exists(vscode.Uri.joinPath(first.rootUri, 'back.md')), 'written in the first folder');
+    assert.ok(!(await exists(vscode.Uri.joinPath(second.rootUri, 'back.md'))), 'not in the second folder');
+    assert.deepStrictEqual(touches.map((t) => t.folder.uri.toString()), [first.folder.uri.toString()]);
+    assert.strictEqual((mock.requests[0].body.messages as unknown[]).length, 1, 'a new session again');
+  });
+
+  test('ask with a folder that is not in the workspace sends nothing and keeps the folder', async () => {
+    mock = await serve(api, [{ content: [{ type: 'text', text: 'should not be asked' }] }]);
+    const result = await vscode.commands.executeCommand<{ started: boolean } | undefined>('claudeMemory.ask', {
+      prompt: 'Hello?',
+      folder: vscode.Uri.file('/nowhere/not-a-workspace-folder'),
+    });
+    assert.strictEqual(result?.started, false);
+    assert.strictEqual(mock.requests.length, 0);
+    assert.strictEqual(api.chat.folder()?.uri.toString(), first.folder.uri.toString());
   });
 });

@@ -70,11 +70,13 @@ export interface ScriptedPrompts extends UserPrompts {
 /**
  * Answers input boxes and confirmations from a script, in order, and records what was asked.
  * Input answers are returned as typed even when validateInput objects, so the commands' own
- * re-validation is exercised too; the validation message is recorded.
+ * re-validation is exercised too; the validation message is recorded. Folder picks answer with
+ * the workspace folder at the scripted index (the first folder once the script is used up).
  */
-export function scriptedPrompts(script: { inputs?: string[]; confirms?: boolean[] }): ScriptedPrompts {
+export function scriptedPrompts(script: { inputs?: string[]; confirms?: boolean[]; folders?: number[] }): ScriptedPrompts {
   const inputs = [...(script.inputs ?? [])];
   const confirms = [...(script.confirms ?? [])];
+  const folders = [...(script.folders ?? [])];
   const asked: string[] = [];
   return {
     asked,
@@ -93,7 +95,7 @@ export function scriptedPrompts(script: { inputs?: string[]; confirms?: boolean[
     },
     async pickWorkspaceFolder() {
       asked.push('pickFolder');
-      return vscode.workspace.workspaceFolders?.[0];
+      return vscode.workspace.workspaceFolders?.[folders.shift() ?? 0];
     },
   };
 }
