@@ -10,9 +10,9 @@ import { isoDate, quoteBlock, renderTemplate } from '../../core/session/template
 import type { MemoryStore } from '../../platform/memoryStores';
 import type { ExtensionServices } from '../../platform/services';
 import type { ChatSendResult } from '../../webviews/chatController';
-import { ASK_COMMAND } from '../ask';
+import { ASK_COMMAND, type AskArgs } from '../ask';
 import { askProjectGoal } from './goalInput';
-import { chatWorksIn, openSessionFile, pickStore, sessionFileExists } from './storeFiles';
+import { openSessionFile, pickStore, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
 import { readWorkspaceRootFiles } from './workspaceFiles';
 
@@ -49,10 +49,8 @@ export async function initializeProjectMemory(
 
   const goal = args.goal?.trim() || (await askProjectGoal(store.folder.name));
   if (!goal) return undefined;
-  const wantsDraft = args.draftWithClaude ?? (await askDraftWithClaude());
-  if (wantsDraft === undefined) return undefined;
-  // Without the chat the goal's own list becomes the checklist, so it never stays empty.
-  const draftWithClaude = wantsDraft && chatWorksIn(services, store, 'Drafting the features with Claude');
+  const draftWithClaude = args.draftWithClaude ?? (await askDraftWithClaude());
+  if (draftWithClaude === undefined) return undefined;
 
   const [progressTemplate, startupTemplate, workspaceFiles] = await Promise.all([
     readTemplate(extensionUri, 'progress.md'),
@@ -80,7 +78,7 @@ export async function initializeProjectMemory(
   }
   log.info(`initialized ${written.map((k) => SESSION_FILES[k]).join(', ')} in folder "${store.folder.name}"`);
 
-  const drafted = draftWithClaude && (await draftFeaturesWithClaude(extensionUri, goal));
+  const drafted = draftWithClaude && (await draftFeaturesWithClaude(extensionUri, goal, store.folder.uri));
   await vscode.commands.executeCommand('claudeMemory.features.focus');
   await openSessionFile(store, 'features');
   void vscode.window.showInformationMessage(
@@ -126,9 +124,9 @@ async function askDraftWithClaude(): Promise<boolean | undefined> {
 }
 
 /** True when the initializer conversation ran to its end. */
-async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string): Promise<boolean> {
+async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, folder: vscode.Uri): Promise<boolean> {
   const template = await readTemplate(extensionUri, 'initializer-prompt.md');
   const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
-  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, prompt);
+  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, { prompt, folder } satisfies AskArgs);
   return result?.started === true && result.outcome.ok;
 }

@@ -1,12 +1,13 @@
 /**
  * "Claude Memory: Resume Session": sends the session routine (media/templates/session-routine.md,
- * with today's date and the next failing feature filled in) to Claude in the chat view.
+ * with today's date and the next failing feature filled in) to Claude in the chat view, which
+ * then works in that folder's memory.
  */
 import * as vscode from 'vscode';
 import { renderSessionRoutine } from '../../core/session/sessionRoutine';
 import type { ExtensionServices } from '../../platform/services';
-import { ASK_COMMAND } from '../ask';
-import { chatWorksIn, pickStore, readSessionFile, sessionFileExists } from './storeFiles';
+import { ASK_COMMAND, type AskArgs } from '../ask';
+import { pickStore, readSessionFile, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
 
 export interface ResumeArgs {
@@ -25,13 +26,13 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
       .then((choice) => choice && vscode.commands.executeCommand('claudeMemory.initialize', { folder: store.folder.uri }));
     return undefined;
   }
-  if (!chatWorksIn(services, store, 'Resuming a session')) return undefined;
   const message = renderSessionRoutine({
     template: await readTemplate(extensionUri, 'session-routine.md'),
     now: new Date(),
     featuresText: await readSessionFile(store, 'features'),
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
-  await vscode.commands.executeCommand(ASK_COMMAND, message);
+  // The chat switches to this folder's memory (a new session if it was using another folder).
+  await vscode.commands.executeCommand(ASK_COMMAND, { prompt: message, folder: store.folder.uri } satisfies AskArgs);
   return message;
 }

@@ -55,17 +55,3 @@ export async function pickStore(services: ExtensionServices, folder: vscode.Uri 
   );
   return picked?.store;
 }
-
-/**
- * The chat (`claudeMemory.ask`) works in the first workspace folder's memory. Sending Claude a
- * routine about another folder's checklist would have it read and change the wrong files, so
- * say so instead.
- */
-export function chatWorksIn(services: ExtensionServices, store: MemoryStore, what: string): boolean {
-  const primary = services.stores.primary();
-  if (primary && primary.folder.uri.toString() === store.folder.uri.toString()) return true;
-  void vscode.window.showWarningMessage(
-    `${what} needs Claude's chat, which works in the memory of the first workspace folder ("${primary?.folder.name ?? '?'}"), not "${store.folder.name}". Move "${store.folder.name}" to the top of the workspace to work on it with Claude.`,
-  );
-  return false;
-}
