@@ -38,7 +38,7 @@ const dirty = new Set<string>();
 let frameRequested = false;
 
 const callbacks: EntryCallbacks = {
-  openMemory: (path) => vscode.postMessage({ type: 'openMemory', path }),
+  openMemory: (entryId, path) => vscode.postMessage({ type: 'openMemory', entryId, path }),
   action: (action) => vscode.postMessage({ type: action }),
   isExpanded: (id) => expanded.has(id),
   setExpanded: (id, open) => (open ? expanded.add(id) : expanded.delete(id)),

@@ -7,7 +7,8 @@ import { formatUsage } from './format';
 import { renderMarkdown } from './markdown';
 
 export interface EntryCallbacks {
-  openMemory(path: string): void;
+  /** Opens a tool card's path; `entryId` tells the extension which folder's memory it is in. */
+  openMemory(entryId: string, path: string): void;
   action(action: ErrorAction): void;
   /** Whether a tool card's result is expanded; kept outside the DOM so updates keep it. */
   isExpanded(id: string): boolean;
@@ -86,7 +87,7 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
     // Every path is under /memories; the narrow side bar shows the part after it.
     const shown = path.startsWith('/memories/') ? path.slice('/memories/'.length) : path;
     const open = element('button', 'link tool-path', shown, { type: 'button', title: `Open ${path}`, 'aria-label': `Open ${path}` });
-    open.addEventListener('click', () => callbacks.openMemory(path));
+    open.addEventListener('click', () => callbacks.openMemory(entry.id, path));
     head.append(open);
   } else {
     head.append(element('span', 'tool-path', '/memories'));

@@ -12,6 +12,7 @@ import type { Logger } from '../platform/logger';
 import type { SettingsSnapshot } from '../platform/settings';
 import { ChatTranscript, type ChatPatch } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction } from './protocol';
+import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
 export const CHAT_VIEW_ID = 'claudeMemory.chat';
 /** Context key for `when` clauses (e.g. showing Stop only while an answer runs). */
@@ -48,6 +49,8 @@ const CONTINUE_PROMPT = 'Please continue where you left off.';
 
 export class ChatController implements vscode.Disposable {
   private readonly transcript = new ChatTranscript();
+  /** The folder each tool card's call ran in, so a card opens its own folder's file after a switch. */
+  private readonly toolFolders = new ToolEntryFolders<vscode.WorkspaceFolder>();
   private readonly patches = new vscode.EventEmitter<ChatPatch>();
   /** Every change of the conversation, in order; the view forwards them to the webview. */
   readonly onPatch = this.patches.event;
@@ -83,6 +86,14 @@ export class ChatController implements vscode.Disposable {
    */
   currentStore(): ChatStore | undefined {
     return (this.chosenFolder && this.env.store(this.chosenFolder)) || this.env.store(undefined);
+  }
+
+  /**
+   * The store a tool card's path opens in: the one of the folder its call ran in (see
+   * ToolEntryFolders.storeFor for removed folders and unknown ids).
+   */
+  storeForEntry(entryId: string): EntryStoreLookup<ChatStore> {
+    return this.toolFolders.storeFor(entryId, (folder) => this.env.store(folder.uri), () => this.currentStore());
   }
 
   /**
@@ -154,6 +165,7 @@ export class ChatController implements vscode.Disposable {
     await this.running;
     this.session?.agent.reset();
     this.retryPrompt = undefined;
+    this.toolFolders.clear();
     this.emit(this.transcript.clear());
     this.env.log.info('new chat');
   }
@@ -184,7 +196,9 @@ export class ChatController implements vscode.Disposable {
         agent.send(
           prompt,
           (event) => {
-            this.emit(this.transcript.apply(event));
+            const patches = this.transcript.apply(event);
+            this.toolFolders.record(patches, store.folder);
+            this.emit(patches);
             if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
           },
           abort.signal,

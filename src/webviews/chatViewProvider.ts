@@ -14,14 +14,15 @@ export interface ChatActions {
   send(text: string): void;
   stop(): void;
   retry(): void;
-  openMemory(path: string): void;
+  /** Opens a tool card's `/memories` path in the memory of the folder the card's call ran in. */
+  openMemory(entryId: string, path: string): Promise<void>;
   setApiKey(): void;
   openSettings(): void;
   manageTrust(): void;
   openFolder(): void;
 }
 
-type Handlers = { [K in WebviewToExtension['type']]: (message: Extract<WebviewToExtension, { type: K }>) => void };
+type Handlers = { [K in WebviewToExtension['type']]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
 
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
@@ -29,6 +30,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private focusWhenReady = false;
   private description: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly handlers = this.createHandlers();
   private viewDisposables: vscode.Disposable[] = [];
 
   constructor(
@@ -52,16 +54,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     view.description = this.description;
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
-    const handlers = this.handlers();
     this.viewDisposables.push(
-      view.webview.onDidReceiveMessage((raw: unknown) => {
-        const message = parseWebviewMessage(raw);
-        if (!message) {
-          this.log.warn('ignored an invalid message from the chat webview');
-          return;
-        }
-        (handlers[message.type] as (m: WebviewToExtension) => void)(message);
-      }),
+      view.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
       view.onDidDispose(() => {
         if (this.view !== view) return;
         this.view = undefined;
@@ -76,6 +70,24 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       styleUri: asUri('chat.css'),
       codiconsUri: asUri('vendor', 'codicons', 'codicon.css'),
     });
+  }
+
+  /**
+   * Handles one message from the webview: validated, then dispatched. Integration tests call it
+   * too (ChatApi.receiveWebviewMessage), so they take the webview's exact path. Resolves once the
+   * message's action is done; its errors are logged, never thrown back at the webview.
+   */
+  async receive(raw: unknown): Promise<void> {
+    const message = parseWebviewMessage(raw);
+    if (!message) {
+      this.log.warn('ignored an invalid message from the chat webview');
+      return;
+    }
+    try {
+      await (this.handlers[message.type] as (m: WebviewToExtension) => void | Promise<void>)(message);
+    } catch (error) {
+      this.log.error(error instanceof Error ? error : String(error));
+    }
   }
 
   /** The text next to the view's title (the chat's folder in a multi-root workspace), now and for later views. */
@@ -95,9 +107,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     for (const d of this.disposables) d.dispose();
   }
 
-  private handlers(): Handlers {
+  private createHandlers(): Handlers {
     return {
       ready: () => {
+        // Only a showing webview can be ready (a test's stray `ready` must not mark one).
+        if (!this.view) return;
         this.ready = true;
         this.post({ type: 'snapshot', snapshot: this.controller.snapshot() });
         if (this.focusWhenReady) {
@@ -108,7 +122,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       send: (m) => this.actions.send(m.text),
       stop: () => this.actions.stop(),
       retry: () => this.actions.retry(),
-      openMemory: (m) => this.actions.openMemory(m.path),
+      openMemory: (m) => this.actions.openMemory(m.entryId, m.path),
       setApiKey: () => this.actions.setApiKey(),
       openSettings: () => this.actions.openSettings(),
       manageTrust: () => this.actions.manageTrust(),

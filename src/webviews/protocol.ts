@@ -72,8 +72,11 @@ export type WebviewToExtension =
   | { type: 'send'; text: string }
   | { type: 'stop' }
   | { type: 'retry' }
-  /** Opens a memory file in an editor; `path` is a `/memories/...` path. */
-  | { type: 'openMemory'; path: string }
+  /**
+   * Opens a tool card's memory file in an editor; `path` is a `/memories/...` path. `entryId` is
+   * the card's id: the extension opens the path in the folder the card's tool call ran in.
+   */
+  | { type: 'openMemory'; entryId: string; path: string }
   | { type: 'setApiKey' }
   | { type: 'openSettings' }
   | { type: 'manageTrust' }
@@ -83,6 +86,8 @@ export type WebviewToExtension =
 export const MAX_PROMPT_CHARS = 100_000;
 /** Longest memory path accepted from the webview. */
 export const MAX_PATH_CHARS = 1_000;
+/** Longest entry id accepted from the webview (the transcript's ids are `e<number>`). */
+export const MAX_ENTRY_ID_CHARS = 100;
 
 export function emptyTokenUsage(): TokenUsage {
   return { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 };
@@ -111,8 +116,9 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
   }
   if (type === 'openMemory') {
     const path = value.path;
-    if (typeof path !== 'string' || !isMemoryPath(path)) return undefined;
-    return { type, path };
+    const entryId = value.entryId;
+    if (typeof path !== 'string' || !isMemoryPath(path) || !isEntryId(entryId)) return undefined;
+    return { type, entryId, path };
   }
   return undefined;
 }
@@ -128,6 +134,11 @@ export function isMemoryPath(path: string): boolean {
   if (/[\\\u0000-\u001f\u007f]/.test(path)) return false;
   const segments = path.split('/').slice(2);
   return segments.every((s) => s !== '' && s !== '.' && s !== '..');
+}
+
+/** An entry id as the webview may send it back: short, letters, digits, `-` and `_` only. */
+export function isEntryId(value: unknown): value is string {
+  return typeof value === 'string' && value.length <= MAX_ENTRY_ID_CHARS && /^[A-Za-z0-9_-]+$/.test(value);
 }
 
 const ENTRY_KINDS = new Set<ChatEntryKind>(['user', 'assistant', 'tool', 'usage', 'notice', 'error']);

@@ -36,6 +36,11 @@ export interface ChatApi {
   folder(): vscode.WorkspaceFolder | undefined;
   /** The text next to the Chat view's title: the folder's name, only in a multi-root workspace. */
   viewDescription(): string | undefined;
+  /**
+   * Handles `message` as if the chat webview had posted it: the same validation and handlers
+   * (for tests, e.g. a click on a tool card). Resolves once its action is done.
+   */
+  receiveWebviewMessage(message: unknown): Promise<void>;
 }
 
 /** The chat's pieces, for the command files. */
@@ -100,6 +105,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     reveal,
     folder: () => controller.currentStore()?.folder,
     viewDescription,
+    receiveWebviewMessage: (message) => provider.receive(message),
   };
 }
 
@@ -108,7 +114,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     send: (text) => void controller.send(text).then(explainRefusal),
     stop: () => controller.stop(),
     retry: () => void controller.retry().then(explainRefusal),
-    openMemory: (path) => void openMemory(controller, path),
+    openMemory: (entryId, path) => openMemory(controller, entryId, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
@@ -129,10 +135,19 @@ async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironme
   if (after && after !== before && controller.canRetry) await controller.retry();
 }
 
-async function openMemory(controller: ChatController, memoryPath: string): Promise<void> {
-  const uri = controller.currentStore()?.uriOf(memoryPath);
+/**
+ * Opens a tool card's path in the memory of the folder its call ran in: after a folder switch
+ * the same `/memories` path names a different file in the chat's current folder.
+ */
+async function openMemory(controller: ChatController, entryId: string, memoryPath: string): Promise<void> {
+  const lookup = controller.storeForEntry(entryId);
+  if (!lookup.ok) {
+    void vscode.window.showWarningMessage(`Cannot open ${memoryPath}: ${lookup.reason}`);
+    return;
+  }
+  const uri = lookup.store.uriOf(memoryPath);
   if (!uri) {
-    void vscode.window.showWarningMessage(`Cannot open ${memoryPath}: it is not a path in this workspace's memory.`);
+    void vscode.window.showWarningMessage(`Cannot open ${memoryPath}: it is not a path in the memory of "${lookup.store.folder.name}".`);
     return;
   }
   let stat: vscode.FileStat;

@@ -16,6 +16,10 @@ function writeNote(name: string, text: string): MockStep[] {
   ];
 }
 
+function activeUri(): string | undefined {
+  return vscode.window.activeTextEditor?.document.uri.toString();
+}
+
 suite('chat in a multi-root workspace', () => {
   let api: ClaudeMemoryApi;
   let mock: MockMessagesApi | undefined;
@@ -100,6 +104,40 @@ suite('chat in a multi-root workspace', () => {
     assert.ok(!(await exists(vscode.Uri.joinPath(second.rootUri, 'back.md'))), 'not in the second folder');
     assert.deepStrictEqual(touches.map((t) => t.folder.uri.toString()), [first.folder.uri.toString()]);
     assert.strictEqual((mock.requests[0].body.messages as unknown[]).length, 1, 'a new session again');
+  });
+
+  test('a tool card opens the file of the folder its call ran in, after the chat switched folders', async () => {
+    // The chat works in the first folder now; the second.md card was written in the second.
+    assert.strictEqual(api.chat.folder()?.uri.toString(), first.folder.uri.toString());
+    // A same-named file in the first folder: the wrong folder would open it instead of failing.
+    const decoy = vscode.Uri.joinPath(first.rootUri, 'second.md');
+    await vscode.workspace.fs.writeFile(decoy, new TextEncoder().encode('decoy in the first folder\n'));
+    const card = ofKind(api.chat.snapshot(), 'tool').find((e) => e.path === '/memories/second.md');
+    assert.ok(card, 'the second.md card is still in the transcript');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    // The webview's message for a click on the card's path, through the provider's handlers.
+    await api.chat.receiveWebviewMessage({ type: 'openMemory', entryId: card.id, path: '/memories/second.md' });
+    const shown = vscode.window.activeTextEditor?.document;
+    assert.strictEqual(shown?.uri.toString(), vscode.Uri.joinPath(second.rootUri, 'second.md').toString());
+    assert.strictEqual(shown?.getText(), 'second folder\n');
+
+    // The card written in the first folder still opens there.
+    const back = ofKind(api.chat.snapshot(), 'tool').find((e) => e.path === '/memories/back.md');
+    assert.ok(back);
+    await api.chat.receiveWebviewMessage({ type: 'openMemory', entryId: back.id, path: '/memories/back.md' });
+    assert.strictEqual(activeUri(), vscode.Uri.joinPath(first.rootUri, 'back.md').toString());
+
+    // Without the card's id the message is invalid and opens nothing.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.chat.receiveWebviewMessage({ type: 'openMemory', path: '/memories/second.md' });
+    assert.strictEqual(activeUri(), undefined);
+
+    // New Chat forgets the cards: a late click on an old id opens in the current (first) folder.
+    await api.chat.newChat();
+    await api.chat.receiveWebviewMessage({ type: 'openMemory', entryId: card.id, path: '/memories/second.md' });
+    assert.strictEqual(activeUri(), decoy.toString());
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('ask with a folder that is not in the workspace sends nothing and keeps the folder', async () => {

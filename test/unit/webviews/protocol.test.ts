@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isMemoryPath, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/webviews/protocol';
+import { isEntryId, isMemoryPath, MAX_ENTRY_ID_CHARS, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/webviews/protocol';
 
 describe('chat protocol: messages from the webview', () => {
   it('accepts each well-formed message', () => {
@@ -7,7 +7,11 @@ describe('chat protocol: messages from the webview', () => {
       assert.deepEqual(parseWebviewMessage({ type }), { type });
     }
     assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hello' }), { type: 'send', text: 'hello' });
-    assert.deepEqual(parseWebviewMessage({ type: 'openMemory', path: '/memories/notes/a.md' }), { type: 'openMemory', path: '/memories/notes/a.md' });
+    assert.deepEqual(parseWebviewMessage({ type: 'openMemory', entryId: 'e12', path: '/memories/notes/a.md' }), {
+      type: 'openMemory',
+      entryId: 'e12',
+      path: '/memories/notes/a.md',
+    });
   });
 
   it('drops extra properties instead of passing them on', () => {
@@ -32,8 +36,23 @@ describe('chat protocol: messages from the webview', () => {
       { type: 'openMemory' },
       { type: 'openMemory', path: '/etc/passwd' },
       { type: 'openMemory', path: '/memories/../secrets' },
+      // Without the card's id the extension could not tell which folder's file is meant.
+      { type: 'openMemory', path: '/memories/a.md' },
+      { type: 'openMemory', entryId: 7, path: '/memories/a.md' },
+      { type: 'openMemory', entryId: 'e1', path: '/etc/passwd' },
+      { type: 'openMemory', entryId: '', path: '/memories/a.md' },
+      { type: 'openMemory', entryId: '../e1', path: '/memories/a.md' },
+      { type: 'openMemory', entryId: 'e'.repeat(MAX_ENTRY_ID_CHARS + 1), path: '/memories/a.md' },
     ]) {
       assert.equal(parseWebviewMessage(value), undefined, JSON.stringify(value)?.slice(0, 80));
+    }
+  });
+
+  it('accepts only short plain entry ids', () => {
+    assert.ok(isEntryId('e1'));
+    assert.ok(isEntryId('e'.repeat(MAX_ENTRY_ID_CHARS)));
+    for (const bad of [undefined, null, 3, '', 'e 1', 'e1\n', '<b>', 'e'.repeat(MAX_ENTRY_ID_CHARS + 1)]) {
+      assert.equal(isEntryId(bad), false, JSON.stringify(bad));
     }
   });
 
