@@ -16,5 +16,6 @@ export { redactSecrets, summarizeRedactions, type RedactionResult } from './reda
 export { formatSize, numberLine } from './format';
 export { MAX_IMAGE_BYTES, imageTypeOfPath, sniffImageType } from './images';
 export { parseInput } from './input';
+export { writeAtomically } from './atomicWrite';
 export * from './types';
 export * from './fileSystem';

@@ -4,10 +4,11 @@
  * into model-safe sentences (the adapter's message may hold a host path and is never forwarded),
  * and writes atomically through a hidden temporary file in the same folder.
  */
+import { writeAtomically } from './atomicWrite';
 import { MemoryError } from './errors';
 import { FileType, isFsError, type FileStat, type MemoryFileSystem } from './fileSystem';
 import { FS_ERROR_REASONS, messages } from './messages';
-import { displayOf, joinRel, parentOf, TEMP_NAME_PREFIX } from './paths';
+import { displayOf, joinRel } from './paths';
 
 export type Inspection =
   | { kind: 'file'; stat: FileStat }
@@ -24,7 +25,6 @@ export interface WalkEntry {
 }
 
 export class SafeStore {
-  private tempCounter = 0;
 
   constructor(readonly fs: MemoryFileSystem) {}
 
@@ -79,15 +79,7 @@ export class SafeStore {
    * never sees half a file. With `overwrite: false` an existing target fails with FileExists.
    */
   async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean): Promise<void> {
-    const temp = joinRel(parentOf(rel), `${TEMP_NAME_PREFIX}${Date.now().toString(36)}-${(this.tempCounter++).toString(36)}-${Math.random().toString(36).slice(2, 10)}`);
-    try {
-      await this.call(rel, () => this.fs.writeFile(temp, content));
-      await this.call(rel, () => this.fs.rename(temp, rel, { overwrite }));
-    } catch (e) {
-      // A half-written or unrenamed temp file must not linger (it would count against the quota).
-      await this.fs.delete(temp, { recursive: false }).catch(() => undefined);
-      throw e;
-    }
+    await this.call(rel, () => writeAtomically(this.fs, rel, content, overwrite));
   }
 
   /**
