@@ -4,6 +4,7 @@
  * feature in features.json, and refreshing when any features.json changes.
  */
 import * as vscode from 'vscode';
+import { writeAtomically } from '../core/memory';
 import { withFeaturePasses } from '../core/session/features';
 import { memoryPathOf, SESSION_FILES } from '../core/session/memoryFiles';
 import { openSessionFile, readSessionFile } from '../commands/session/storeFiles';
@@ -78,7 +79,8 @@ async function setPasses(services: ExtensionServices, provider: FeaturesTreeProv
       const text = await readSessionFile(store, 'features');
       if (text === undefined) throw new Error('features.json no longer exists.');
       const updated = changes.reduce((t, [id, passes]) => withFeaturePasses(t, id, passes), text);
-      if (updated !== text) await store.fs.writeFile(SESSION_FILES.features, new TextEncoder().encode(updated));
+      // Atomic: a watcher's re-read racing this write must never see a half-written (invalid) file.
+      if (updated !== text) await writeAtomically(store.fs, SESSION_FILES.features, new TextEncoder().encode(updated), true);
     }
   } catch (e) {
     void vscode.window.showErrorMessage(`The checklist was not changed: ${e instanceof Error ? e.message : String(e)}`);

@@ -4,6 +4,7 @@
  * if the user wants, lets Claude draft the feature list before anything else happens.
  */
 import * as vscode from 'vscode';
+import { isFsError, writeAtomically } from '../../core/memory';
 import { buildInitialMemory } from '../../core/session/initialMemory';
 import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFiles';
 import { isoDate, quoteBlock, renderTemplate } from '../../core/session/templates';
@@ -68,12 +69,13 @@ export async function initializeProjectMemory(
   await store.fs.createDirectory('');
   const written: SessionFileKey[] = [];
   for (const file of files) {
-    // Checked again right before each write: never overwrite memory that appeared meanwhile.
-    if (await sessionFileExists(store, file.key)) {
+    // Never overwrite memory that appeared meanwhile: checked right before each write, and the
+    // atomic write itself refuses an existing target.
+    const appeared = (await sessionFileExists(store, file.key)) || !(await createAtomically(store, file.path, file.text));
+    if (appeared) {
       void vscode.window.showWarningMessage(`${file.path} appeared while initializing; it was left as it is.`);
       continue;
     }
-    await store.fs.writeFile(file.path, new TextEncoder().encode(file.text));
     written.push(file.key);
   }
   log.info(`initialized ${written.map((k) => SESSION_FILES[k]).join(', ')} in folder "${store.folder.name}"`);
@@ -129,4 +131,15 @@ async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, f
   const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
   const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, { prompt, folder } satisfies AskArgs);
   return result?.started === true && result.outcome.ok;
+}
+
+/** Writes a new file atomically; false when something already exists there. */
+async function createAtomically(store: MemoryStore, path: string, text: string): Promise<boolean> {
+  try {
+    await writeAtomically(store.fs, path, new TextEncoder().encode(text), false);
+    return true;
+  } catch (e) {
+    if (isFsError(e, 'FileExists')) return false;
+    throw e;
+  }
 }
