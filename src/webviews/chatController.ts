@@ -54,7 +54,8 @@ export class ChatController implements vscode.Disposable {
   private readonly patches = new vscode.EventEmitter<ChatPatch>();
   /** Every change of the conversation, in order; the view forwards them to the webview. */
   readonly onPatch = this.patches.event;
-  private session: { key: string; folder: string; agent: AgentSession } | undefined;
+  /** `leftFolder`: the chat switched folders since; this conversation is not continued. */
+  private session: { key: string; folder: string; agent: AgentSession; leftFolder?: boolean } | undefined;
   /** The folder the user (or a command) chose; undefined means the first folder. */
   private chosenFolder: vscode.Uri | undefined;
   private readonly folderChanges = new vscode.EventEmitter<void>();
@@ -97,9 +98,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   /**
-   * Makes the chat work in `folder`'s memory. The session key contains the folder, so the next
-   * message starts a new session with the usual notice (see sessionFor): the earlier conversation
-   * was about the other folder's files.
+   * Makes the chat work in `folder`'s memory. The next message starts a new session with the
+   * usual notice (see sessionFor): the earlier conversation was about the other folder's files.
    */
   useFolder(folder: vscode.Uri): ChatFolderResult {
     const store = this.env.store(folder);
@@ -109,6 +109,8 @@ export class ChatController implements vscode.Disposable {
     // name one folder while Claude changes another.
     if (this.running) return { ok: false, reason: 'Claude is still answering: stop the answer or wait for it, then choose another folder.' };
     this.chosenFolder = store.folder.uri;
+    // Switching away ends the conversation, even if the chat comes back to this folder later.
+    if (this.session) this.session.leftFolder = true;
     // A retry ("continue") belongs to the other folder's conversation.
     this.retryPrompt = undefined;
     this.env.log.info(`the chat now works in folder "${store.folder.name}"`);
@@ -227,8 +229,9 @@ export class ChatController implements vscode.Disposable {
 
   /**
    * The session for the current key, settings and store. A change of any of them needs a new
-   * SDK client, so it starts a new session; the conversation so far is then lost, and the
-   * transcript says so rather than pretending Claude still remembers it.
+   * SDK client. With the same folder the conversation carries over to it; a new folder means
+   * another memory, so the conversation starts afresh and the transcript says so rather than
+   * pretending Claude still remembers it.
    */
   private async sessionFor(store: ChatStore): Promise<AgentSession> {
     const settings = this.env.settings();
@@ -256,10 +259,12 @@ export class ChatController implements vscode.Disposable {
     if (this.session?.key === key) return this.session.agent;
     const previous = this.session;
     const folder = store.folder.uri.toString();
-    this.session = { key, folder, agent: new AgentSession(options) };
-    if (previous && previous.agent.history.length > 0) {
-      const what = previous.folder === folder ? 'The API key, settings or workspace changed' : `The chat now works in the memory of "${store.folder.name}"`;
-      this.emit(this.transcript.notice(`${what}: Claude starts this message without the earlier conversation.`));
+    const continues = previous !== undefined && !previous.leftFolder && previous.folder === folder && previous.agent.history.length > 0;
+    this.session = { key, folder, agent: new AgentSession({ ...options, history: continues ? previous.agent.history : undefined }) };
+    if (continues) {
+      this.emit(this.transcript.notice('The API key or settings changed: the conversation continues with them.'));
+    } else if (previous && previous.agent.history.length > 0) {
+      this.emit(this.transcript.notice(`The chat now works in the memory of "${store.folder.name}": Claude starts this message without the earlier conversation.`));
     }
     return this.session.agent;
   }

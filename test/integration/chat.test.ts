@@ -177,7 +177,7 @@ suite('chat', () => {
     assert.strictEqual(messages.length, 1, 'only the new prompt was sent');
   });
 
-  test('a settings change starts a new session, and the chat says the earlier conversation is gone', async () => {
+  test('a settings change keeps the conversation and says the new settings apply', async () => {
     const server = await serve([{ content: [{ type: 'text', text: 'One.' }] }, { content: [{ type: 'text', text: 'Two.' }] }]);
     const config = vscode.workspace.getConfiguration('claudeMemory');
     const model = api.services.settings.get('model');
@@ -192,8 +192,9 @@ suite('chat', () => {
     }
     const kinds = api.chat.snapshot().entries.map((e) => (e.kind === 'notice' ? `notice: ${e.text}` : e.kind));
     const second = kinds.lastIndexOf('user');
-    assert.match(kinds[second - 1], /^notice: .*without the earlier conversation/);
+    assert.match(kinds[second - 1], /^notice: The API key or settings changed: the conversation continues/);
     assert.strictEqual(server.requests[1].body.model, 'claude-test-other-model');
-    assert.strictEqual((server.requests[1].body.messages as unknown[]).length, 1, 'the new session starts empty');
+    const messages = server.requests[1].body.messages as Array<{ role: string }>;
+    assert.deepStrictEqual(messages.map((m) => m.role), ['user', 'assistant', 'user'], 'the earlier turn is sent along');
   });
 });

@@ -1,4 +1,5 @@
 import type { ClientOptions } from '@anthropic-ai/sdk';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { MemoryToolExecutor } from '../memory/types';
 
 /** Where the loop writes diagnostics. Never given the API key (it is not in anything the loop logs). */
@@ -40,4 +41,9 @@ export interface AgentOptions {
   contextEditingClearAtLeast?: number;
   fetch?: ClientOptions['fetch'];
   logger?: AgentLogger;
+  /**
+   * A conversation to continue: another session's `history` (always complete tool_use/tool_result
+   * pairs), e.g. when a settings change needs a new SDK client but not a new conversation.
+   */
+  history?: readonly BetaMessageParam[];
 }

@@ -46,6 +46,7 @@ export class AgentSession {
 
   constructor(private readonly options: AgentOptions) {
     this.log = options.logger ?? silentLogger;
+    if (options.history) this.messages.push(...options.history);
   }
 
   /** The conversation so far, as Messages API params (tool_use/tool_result pairs always complete). */

@@ -4,6 +4,23 @@ import { messagesOf, recorder, sessionFor, useAgentTestBed } from './helpers';
 describe('agent loop: memory sessions against the scripted API', () => {
   const bed = useAgentTestBed();
 
+  it('continues another session\'s conversation when given its history (new client, same chat)', async () => {
+    const server = await bed.serve([
+      { content: [{ type: 'text', text: 'Noted.' }] },
+      { content: [{ type: 'text', text: 'You said teal.' }] },
+    ]);
+    const first = sessionFor(server, bed.store.engine);
+    await first.send('My colour is teal.', recorder().listener);
+    const second = sessionFor(server, bed.store.engine, { model: 'another-model', history: first.history });
+    const outcome = await second.send('What colour?', recorder().listener);
+
+    assert.equal(outcome.ok, true);
+    assert.equal(server.requests[1].body.model, 'another-model');
+    assert.deepEqual(messagesOf(server.requests[1].body).map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.equal(second.history.length, 4);
+    assert.equal(first.history.length, 2, 'the earlier session is not changed by the new one');
+  });
+
   it('runs a multi-turn memory session and continues the chat on the next send', async () => {
     const server = await bed.serve([
       { content: [{ type: 'text', text: 'Let me check my memory.' }, { type: 'tool_use', id: 'toolu_1', input: { command: 'view', path: '/memories' } }] },
