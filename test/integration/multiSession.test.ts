@@ -79,6 +79,26 @@ async function featureNode(id: string): Promise<Extract<FeatureNode, { kind: 'fe
   return node;
 }
 
+/**
+ * Until the Features view has had no change for `quietMs`: the file events of the previous test's
+ * cleanup and of Initialize arrive late (watcher delivery, then a 50 ms debounce), and the header
+ * can show the right count from the previous test's data before they do.
+ */
+async function viewSettled(quietMs = 1000, limitMs = 15_000): Promise<void> {
+  const provider = api.multiSession.features.provider;
+  let last = Date.now();
+  const listening = provider.onDidChangeTreeData(() => (last = Date.now()));
+  try {
+    const started = Date.now();
+    while (Date.now() - last < quietMs) {
+      assert.ok(Date.now() - started < limitMs, 'the Features view kept changing');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  } finally {
+    listening.dispose();
+  }
+}
+
 async function initialize(args: { goal: string; draftWithClaude: boolean }): Promise<{ written: string[] } | undefined> {
   return vscode.commands.executeCommand('claudeMemory.initialize', args);
 }
@@ -177,6 +197,7 @@ suite('multi-session: initialize, Features view, resume', () => {
     // refreshes items (the same element objects), and re-reading an unchanged file refreshes nothing.
     await initialize({ goal: GOAL, draftWithClaude: false });
     await headerSays('0 / 3 passing');
+    await viewSettled();
     const provider = api.multiSession.features.provider;
     const node = await featureNode('F002');
     const events: Array<FeatureNode | FeatureNode[] | null | undefined | void> = [];
