@@ -1,9 +1,8 @@
 /** Names users type in the Memory tree. Pure, so it is tested in plain Node. */
-import { displayOf, joinRel, parseMemoryPath } from '../core/memory/paths';
+import { displayOf, joinRel, MAX_NAME_BYTES, parseMemoryPath } from '../core/memory/paths';
 
 // eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[<>:"|?*\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const MAX_NAME_BYTES = 255;
 
 /**
  * Why `input` cannot name a new entry under the store-relative folder `parentRel`, or undefined.

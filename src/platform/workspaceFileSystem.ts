@@ -1,7 +1,6 @@
 import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
-import { FileStat, FileType, FsError, FsErrorCode, MemoryFileSystem } from '../core/memory/fileSystem';
-import { invalidStorePathReason } from './node/storePaths';
+import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem } from '../core/memory/fileSystem';
 
 export interface WorkspaceMemoryFileSystemOptions {
   /** Consulted before every change; false (e.g. an untrusted workspace) makes writes fail with NoPermissions. */

@@ -62,3 +62,24 @@ export interface MemoryFileSystem {
   /** Creates the folder and any missing parents (like vscode.workspace.fs.createDirectory). */
   createDirectory(path: string): Promise<void>;
 }
+
+/**
+ * Why `relPath` is not a canonical store-relative path, or undefined when it is. Every adapter
+ * applies this lexical guard to the paths it is given: the engine only ever hands over canonical
+ * paths ('' or 'a/b.md'), so anything else means a bug upstream or misuse, and the adapter refuses
+ * it rather than interpreting it, so that no input can name a host path outside the store.
+ */
+export function invalidStorePathReason(relPath: string): string | undefined {
+  if (typeof relPath !== 'string') return 'not a string';
+  if (relPath === '') return undefined;
+  if (relPath.startsWith('/')) return 'absolute path';
+  if (relPath.includes('\\')) return 'backslash';
+  if (relPath.includes('\0')) return 'NUL character';
+  // A Windows drive or UNC prefix is absolute there even without a leading slash.
+  if (/^[A-Za-z]:/.test(relPath)) return 'drive-letter path';
+  for (const segment of relPath.split('/')) {
+    if (segment === '') return 'empty segment';
+    if (segment === '.' || segment === '..') return `'${segment}' segment`;
+  }
+  return undefined;
+}

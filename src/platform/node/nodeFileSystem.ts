@@ -1,9 +1,9 @@
 import { constants as FS, fchmodSync, lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
-import { FileType, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
+import { FileType, invalidStorePathReason, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
 import { refused, toFsError } from './fsErrors';
-import { invalidStorePathReason, isWithin } from './storePaths';
+import { isWithin } from './storePaths';
 
 /** Owner-only, whatever the umask: memory files hold the user's notes and the model's. */
 const FILE_MODE = 0o600;
