@@ -151,6 +151,9 @@ export class ChatTranscript {
       case 'done':
         this.running = false;
         return [...this.closeTurn(), { type: 'status', status: this.status() }];
+      case 'tool_output':
+        // Shown by the workspace-tool cards (not yet rendered here).
+        return [];
     }
   }
 

@@ -3,6 +3,7 @@
  * safe to show: no API key, no host path, no stack trace.
  */
 import type { TouchedPath } from '../memory/types';
+import type { ToolCallDetail } from './tools';
 
 export type AgentErrorKind =
   | 'missing_key'
@@ -29,10 +30,26 @@ export interface AgentUsage {
 export type AgentEvent =
   /** A streamed text delta of the assistant's answer. */
   | { type: 'text'; text: string }
-  /** A memory tool call is about to run. `path` is the `/memories/...` path (`old_path` for rename). */
-  | { type: 'tool_start'; id: string; command: string; path?: string }
-  /** A memory tool call finished; `summary` is one human line ("created /memories/progress.md" or the error sentence). */
-  | { type: 'tool_end'; id: string; command: string; path?: string; is_error: boolean; summary: string; touched?: TouchedPath }
+  /**
+   * A tool call is about to run. `tool` is the tool's name (`memory`, `str_replace_based_edit_tool`,
+   * `bash`; absent means `memory`). `path`: the `/memories/...` path (`old_path` for rename), the
+   * editor's path, or the shell command.
+   */
+  | { type: 'tool_start'; id: string; tool?: string; command: string; path?: string }
+  /** Live output of a running call (bash), for UIs only; the model gets the capped result. */
+  | { type: 'tool_output'; id: string; text: string }
+  /** A tool call finished; `summary` is one human line ("created /memories/progress.md" or the error sentence). */
+  | {
+      type: 'tool_end';
+      id: string;
+      tool?: string;
+      command: string;
+      path?: string;
+      is_error: boolean;
+      summary: string;
+      touched?: TouchedPath;
+      detail?: ToolCallDetail;
+    }
   /** Usage of one model response (one per request that completed). */
   | { type: 'usage'; usage: AgentUsage }
   /** The API cleared old tool results server-side (context editing) before answering. */

@@ -5,3 +5,13 @@ export type { AgentEvent, AgentEventListener, AgentErrorKind, AgentOutcome, Agen
 export { emptyUsage } from './events';
 export { CONTEXT_MANAGEMENT_BETA } from './request';
 export { AGENT_DEFAULTS } from './defaults';
+export type {
+  AgentTool,
+  AgentToolLabel,
+  AgentToolResult,
+  ApprovalDecision,
+  ApprovalRequest,
+  ToolApprover,
+  ToolCallContext,
+  ToolCallDetail,
+} from './tools';

@@ -1,6 +1,7 @@
 import type { ClientOptions } from '@anthropic-ai/sdk';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { MemoryToolExecutor } from '../memory/types';
+import type { AgentTool } from './tools';
 
 /** Where the loop writes diagnostics. Never given the API key (it is not in anything the loop logs). */
 export interface AgentLogger {
@@ -20,6 +21,8 @@ export interface AgentOptions {
   /** Model requests allowed per `send()`; when reached with tool calls pending, the send ends with `max_turns`. */
   maxTurns: number;
   memory: MemoryToolExecutor;
+  /** Client tools besides memory (text editor, bash), sent after the memory tool; see tools.ts. */
+  tools?: readonly AgentTool[];
   /** Cache breakpoints on the stable prefix and the moving end of the conversation. */
   promptCaching: boolean;
   /** Ask the API to clear old memory tool results server-side once the context grows (clear_tool_uses). */

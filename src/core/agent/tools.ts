@@ -1,0 +1,79 @@
+/**
+ * The contract between the tool-use loop and the tools it can run besides memory: Anthropic's
+ * text editor (`text_editor_20250728`) and bash (`bash_20250124`) client tools, executed by the
+ * extension host or the CLI. Pure types: no `vscode`, no `fs`.
+ *
+ * - The loop sends `definition` of every tool in `AgentOptions.tools` (after the memory tool) and
+ *   dispatches each tool_use by `name`.
+ * - `execute` never throws for an expected failure: it returns `{is_error: true, content}` with
+ *   one model-safe sentence (no host path outside the workspace, no stack). A throw is a bug; the
+ *   loop answers it with a generic error result and logs it.
+ * - Consent lives inside the tool: a write or a command asks its `ToolApprover` before it runs,
+ *   and a refusal is an `is_error` result ("the user declined ..."), after which the loop goes on.
+ */
+import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ResultContent, TouchedPath } from '../memory/types';
+
+/** What a UI shows about a finished call, beyond the model-facing result. */
+export type ToolCallDetail =
+  /** A text editor write: workspace-folder-relative path (`/` separators) and the text before/after. */
+  | { kind: 'edit'; path: string; before: string | undefined; after: string }
+  /** A bash command: its exit code (undefined when killed), and why it ended early, if it did. */
+  | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart' };
+
+export interface AgentToolResult {
+  is_error: boolean;
+  /** Exactly what goes into the tool_result block's `content`. */
+  content: ResultContent;
+  /** Memory tool calls: what they touched (tree reveal, card links). */
+  touched?: TouchedPath;
+  detail?: ToolCallDetail;
+}
+
+export interface ToolCallContext {
+  /** The tool_use block's id: also the id of the UI card that shows the call. */
+  toolUseId: string;
+  signal?: AbortSignal;
+  /** Live output of a running call (bash stdout/stderr as it arrives), for the UI only. */
+  onOutput(chunk: string): void;
+}
+
+/** A label for a call before it runs: the card's title. */
+export interface AgentToolLabel {
+  command: string;
+  /** The path (memory: `/memories/...`; editor: as the model wrote it) or the shell command. */
+  path?: string;
+}
+
+export interface AgentTool {
+  /** The tool's name in requests and tool_use blocks (`str_replace_based_edit_tool`, `bash`). */
+  readonly name: string;
+  /** The entry of the request's `tools` array. */
+  definition(): BetaToolUnion;
+  label(input: unknown): AgentToolLabel;
+  /** One human line for the card and the CLI's stderr ("edited src/app.ts", "ran npm test (exit 1)"). */
+  summarize(input: unknown, result: AgentToolResult): string;
+  execute(input: unknown, context: ToolCallContext): Promise<AgentToolResult>;
+}
+
+/** What the user is asked to allow. */
+export type ApprovalRequest =
+  | {
+      kind: 'command';
+      toolUseId: string;
+      command: string;
+      /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
+      prefixes: string[];
+    }
+  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string };
+
+/** `always`: remember the request's prefixes for this workspace, then run. */
+export type ApprovalDecision = 'once' | 'always' | 'deny';
+
+/**
+ * Asks the user. The chat answers through buttons on the call's card; the CLI answers from its
+ * flags (nobody can click there). Resolves `deny` when the signal fires.
+ */
+export interface ToolApprover {
+  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision>;
+}
