@@ -25,4 +25,20 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // The memory engine knows nothing of the session model built on it (guards arrive as options).
+    files: ['src/core/memory/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code glue in src/platform.' },
+          { name: 'fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+          { name: 'fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+          { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+          { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+        ],
+        patterns: [{ group: ['**/session', '**/session/**'], message: 'core/memory must not import core/session; pass guards as engine options.' }],
+      }],
+    },
+  },
 );

@@ -9,16 +9,16 @@ import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
-import { MemoryEngine } from '../core/memory';
-import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { createNodeMemoryEngine } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
-import { oneLine, STORE_FOLDER, type CliIo } from './exec';
+import { GUARDS_HELP, oneLine, STORE_FOLDER, type CliIo } from './exec';
 
-export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
+export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] [--no-guards] PROMPT
 
 Runs Claude with the memory tool on DIR/${STORE_FOLDER} until it finishes answering PROMPT.
 Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL overrides the API address.
 Assistant text goes to stdout, one line per memory operation to stderr.
+${GUARDS_HELP}
 
 Options:
   -w, --workspace DIR   Workspace folder (default: the current folder).
@@ -28,6 +28,7 @@ Options:
       --no-cache        Send no prompt-caching breakpoints.
       --no-context-editing  Do not ask the API to clear old tool results.
       --json            Write every agent event as one JSON line to stdout.
+      --no-guards       Turn off the checklist guards (see above).
   -h, --help            Show this help.
 `;
 
@@ -56,14 +57,6 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     io.stderr.write(`${CLI_NAME} run: ANTHROPIC_API_KEY is not set: export your Anthropic API key and run again.\n`);
     return 1;
   }
-  const store = new NodeMemoryFileSystem(path.join(workspace, STORE_FOLDER));
-  try {
-    await store.createDirectory('');
-  } catch (e) {
-    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
-    return 1;
-  }
-
   const verbose = io.env.CLAUDE_MEMORY_DEBUG === '1';
   const logger: AgentLogger = {
     debug: (m) => verbose && io.stderr.write(`${m}\n`),
@@ -71,7 +64,17 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     warn: (m) => verbose && io.stderr.write(`${m}\n`),
     error: (m) => verbose && io.stderr.write(`${m}\n`),
   };
-  const engine = new MemoryEngine(store, { onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`) });
+  const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), {
+    guards: args.guards,
+    onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`),
+  });
+  try {
+    await store.createDirectory('');
+  } catch (e) {
+    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    return 1;
+  }
+
   const session = new AgentSession({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
@@ -107,6 +110,7 @@ interface RunArgs {
   caching: boolean;
   contextEditing: boolean;
   json: boolean;
+  guards: boolean;
   prompt: string;
 }
 
@@ -121,6 +125,7 @@ function parseRunArgs(argv: string[]): RunArgs {
       'no-cache': { type: 'boolean' },
       'no-context-editing': { type: 'boolean' },
       json: { type: 'boolean' },
+      'no-guards': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -139,6 +144,7 @@ function parseRunArgs(argv: string[]): RunArgs {
     caching: values['no-cache'] !== true,
     contextEditing: values['no-context-editing'] !== true,
     json: values.json === true,
+    guards: values['no-guards'] !== true,
     prompt,
   };
 }

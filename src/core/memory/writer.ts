@@ -22,6 +22,8 @@ export interface TextWrite {
   bom: boolean;
   /** Whether the target may already exist (false: a racing file makes the write fail). */
   overwrite: boolean;
+  /** The bytes the command read: the write is abandoned if the file no longer holds them. */
+  expected?: Uint8Array;
   /** Folder to create first (create into a new folder); created only once every check passed. */
   createParent?: boolean;
 }
@@ -56,7 +58,7 @@ export async function writeText(ctx: CommandContext, write: TextWrite): Promise<
     // Only when missing: some hosts' createDirectory refuses an existing folder.
     const parent = parentOf(write.rel);
     if (write.createParent && (await ctx.store.inspect(parent)).kind === 'missing') await ctx.store.ensureDirectory(parent);
-    await ctx.store.writeAtomic(write.rel, bytes, write.overwrite);
+    await ctx.store.writeAtomic(write.rel, bytes, write.overwrite, write.expected);
   } catch (e) {
     ctx.quota.invalidate();
     throw e;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { checkFeatureChecklistChange } from '../../../src/core/memory/guards';
+import { checkFeatureChecklistChange } from '../../../src/core/session/guards';
 import type { ProposedChange } from '../../../src/core/memory/types';
 import { formatFeatures, type Feature } from '../../../src/core/session/features';
 import { allowedOpArb, applyAllowed, applyForbidden, featureListArb, forbiddenOpArb, layoutArb } from './arbitraries';

@@ -4,10 +4,10 @@
  * breaking the JSON, deleting or moving the file) is refused, so a session cannot quietly shrink
  * the checklist to declare victory. The comparison is structural, so reformatting passes.
  */
-import { parseFeatures, type Feature } from '../../session/features';
-import { memoryPathOf } from '../../session/memoryFiles';
-import { clipText } from '../../session/templates';
-import type { ProposedChange, WriteGuard } from '../types';
+import { parseFeatures, type Feature } from '../features';
+import { memoryPathOf } from '../memoryFiles';
+import { clipText } from '../templates';
+import type { ProposedChange, WriteGuard } from '../../memory/types';
 
 const PATH = memoryPathOf('features');
 const ALLOWED = `Allowed changes to ${PATH}: set "passes" of an existing feature (only after verifying it end-to-end) and append new features at the end of the array.`;
