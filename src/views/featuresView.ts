@@ -4,7 +4,7 @@
  * feature in features.json, and refreshing when any features.json changes.
  */
 import * as vscode from 'vscode';
-import { writeAtomically } from '../core/memory';
+import { userFacingReason } from '../core/memory/errors';
 import { withFeaturePasses } from '../core/session/features';
 import { memoryPathOf, SESSION_FILES } from '../core/session/memoryFiles';
 import { openSessionFile, readSessionFile } from '../commands/session/storeFiles';
@@ -76,14 +76,16 @@ async function setPasses(services: ExtensionServices, provider: FeaturesTreeProv
   }
   try {
     for (const [store, changes] of byStore) {
-      const text = await readSessionFile(store, 'features');
-      if (text === undefined) throw new Error('features.json no longer exists.');
-      const updated = changes.reduce((t, [id, passes]) => withFeaturePasses(t, id, passes), text);
-      // Atomic: a watcher's re-read racing this write must never see a half-written (invalid) file.
-      if (updated !== text) await writeAtomically(store.fs, SESSION_FILES.features, new TextEncoder().encode(updated), true);
+      // Through the engine's writer: the same queue and store lock as Claude's edits (and other
+      // windows' and the CLI's), read and written in one turn, atomically, so no tick and no agent
+      // edit is ever lost between a read and a write.
+      await store.engine.update(SESSION_FILES.features, (text) => {
+        if (text === undefined) throw new Error('features.json no longer exists.');
+        return changes.reduce((t, [id, passes]) => withFeaturePasses(t, id, passes), text);
+      });
     }
   } catch (e) {
-    void vscode.window.showErrorMessage(`The checklist was not changed: ${e instanceof Error ? e.message : String(e)}`);
+    void vscode.window.showErrorMessage(`The checklist was not changed: ${userFacingReason(e)}`);
   } finally {
     // The watcher would refresh too; doing it now keeps the header count in step with the tick.
     // (The watcher's later re-read finds nothing new and refreshes nothing: see FeaturesTreeProvider.)

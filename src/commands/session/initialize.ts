@@ -4,7 +4,6 @@
  * if the user wants, lets Claude draft the feature list before anything else happens.
  */
 import * as vscode from 'vscode';
-import { isFsError, writeAtomically } from '../../core/memory';
 import { buildInitialMemory } from '../../core/session/initialMemory';
 import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFiles';
 import { isoDate, quoteBlock, renderTemplate } from '../../core/session/templates';
@@ -66,7 +65,7 @@ export async function initializeProjectMemory(
     templates: { progress: progressTemplate, startup: startupTemplate },
   });
 
-  await store.fs.createDirectory('');
+  await store.engine.ensureRoot();
   const written: SessionFileKey[] = [];
   for (const file of files) {
     // Never overwrite memory that appeared meanwhile: checked right before each write, and the
@@ -133,13 +132,7 @@ async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, f
   return result?.started === true && result.outcome.ok;
 }
 
-/** Writes a new file atomically; false when something already exists there. */
-async function createAtomically(store: MemoryStore, path: string, text: string): Promise<boolean> {
-  try {
-    await writeAtomically(store.fs, path, new TextEncoder().encode(text), false);
-    return true;
-  } catch (e) {
-    if (isFsError(e, 'FileExists')) return false;
-    throw e;
-  }
+/** A new file through the engine's writer (its queue and store lock, never replacing); false when something is there. */
+function createAtomically(store: MemoryStore, path: string, text: string): Promise<boolean> {
+  return store.engine.createFile(path, new TextEncoder().encode(text));
 }

@@ -1,7 +1,8 @@
 /**
  * Reading the session files of one workspace folder's memory store, for the user-driven commands
- * and the Features view. These go through the store's file system (workspace.fs), not through
- * the agent's engine: the user is never stopped by the checklist guards.
+ * and the Features view, straight from the store's file system (workspace.fs). Writes never
+ * happen here: they go through the engine's hand-edit writer (MemoryEngine.update/createFile),
+ * which shares the agent's queue and store lock but not its checklist guards.
  */
 import * as vscode from 'vscode';
 import { isFsError } from '../../core/memory/fileSystem';

@@ -25,3 +25,9 @@ export class ChangedMeanwhileError extends MemoryError {
     this.name = 'ChangedMeanwhileError';
   }
 }
+
+/** An error as a sentence for the user's notifications: a MemoryError's text without its `Error: `. */
+export function userFacingReason(e: unknown): string {
+  if (isMemoryError(e)) return e.modelText.replace(/^Error: /, '');
+  return e instanceof Error ? e.message : String(e);
+}

@@ -7,7 +7,7 @@
  * and removes it only if it is still the very file (inode and content) it judged stale.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as FS, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants as FS, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FsError } from '../../core/memory/fileSystem';
@@ -26,6 +26,8 @@ export interface NodeStoreLockOptions {
 
 export const LOCK_FILE = 'lock';
 const BREAK_FILE = 'lock.breaking';
+/** Longest poll interval of a waiter, and how long a releasing holder with more work stands back when one waits. */
+const TURN_MS = 16;
 const CREATE_EXCLUSIVE = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 const READ = FS.O_RDONLY | FS.O_NOFOLLOW;
 /** link(2) errors that mean "no hard links here", not "someone holds the lock". */
@@ -50,22 +52,28 @@ export class NodeStoreLock implements StoreLock {
   readonly metaDir: string;
   private readonly lockPath: string;
   private readonly breakPath: string;
+  private readonly waitPath: string;
   private readonly waitMs: number;
   private readonly staleMs: number;
   private readonly heartbeatMs: number;
   private prepared = false;
+  private lastRelease = 0;
 
   constructor(storeDir: string, options: NodeStoreLockOptions = {}) {
     if (!path.isAbsolute(storeDir)) throw new Error('NodeStoreLock needs an absolute store folder');
     this.metaDir = path.join(storeDir, META_FOLDER);
     this.lockPath = path.join(this.metaDir, LOCK_FILE);
     this.breakPath = path.join(this.metaDir, BREAK_FILE);
+    this.waitPath = path.join(this.metaDir, 'waiting');
     this.waitMs = options.waitMs ?? 10_000;
     this.staleMs = options.staleMs ?? 5_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(this.staleMs / 5));
   }
 
   async acquire(): Promise<HeldStoreLock> {
+    // Taking turns: an engine with a queue of work would otherwise re-take the lock the instant it
+    // let go, and a waiter that sleeps between polls (another process) might never get in.
+    if (Date.now() - this.lastRelease < TURN_MS && this.someoneWaiting()) await sleep(TURN_MS);
     const started = Date.now();
     let delay = 1;
     let lastHolder: Holder | undefined;
@@ -84,9 +92,10 @@ export class NodeStoreLock implements StoreLock {
         const who = lastHolder.info ? `pid ${lastHolder.info.pid} on ${lastHolder.info.host} since ${lastHolder.info.acquiredAt}` : 'an unknown holder';
         throw new StoreLockBusyError(waited, `the store lock stayed held by ${who} for ${waited} ms`);
       }
+      this.markWaiting();
       // Short, growing, jittered waits: operations take milliseconds, and two waiters must not poll in step.
       await sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, 25);
+      delay = Math.min(delay * 2, TURN_MS / 2);
     }
   }
 
@@ -124,6 +133,7 @@ export class NodeStoreLock implements StoreLock {
       release: async () => {
         if (released) return;
         released = true;
+        this.lastRelease = Date.now();
         clearInterval(heartbeat);
         closeSync(fd);
         // Only our own lock: if it was broken (we stalled past staleMs), the file is someone else's.
@@ -203,6 +213,28 @@ export class NodeStoreLock implements StoreLock {
       }
     } catch {
       // Best effort: a failure here changes nothing about the lock itself.
+    }
+  }
+
+  /** Waiters touch `.meta/waiting` on every poll; a fresh touch means someone wants a turn. */
+  private markWaiting(): void {
+    try {
+      const now = new Date();
+      try {
+        utimesSync(this.waitPath, now, now);
+      } catch {
+        closeSync(openSync(this.waitPath, FS.O_WRONLY | FS.O_CREAT | FS.O_NOFOLLOW, 0o600));
+      }
+    } catch {
+      // Only a courtesy: waiting works without it.
+    }
+  }
+
+  private someoneWaiting(): boolean {
+    try {
+      return Date.now() - lstatSync(this.waitPath).mtimeMs < TURN_MS * 2;
+    } catch {
+      return false;
     }
   }
 

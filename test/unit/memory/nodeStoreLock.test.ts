@@ -105,6 +105,26 @@ describe('NodeStoreLock (<store>/.meta/lock)', () => {
     assert.equal(fs.readFileSync(path.join(store, 'log.md'), 'utf8').split('\n').filter(Boolean).length, 100);
   });
 
+  it('takes turns: a busy engine does not starve another one waiting for the lock', async () => {
+    // Engine a has 16 slow operations queued; b's 4 must not wait for all of them.
+    const slow = new NodeMemoryFileSystem(store);
+    for (const op of ['stat', 'readFile', 'writeFile', 'rename'] as const) {
+      const original = slow[op].bind(slow) as (...args: unknown[]) => Promise<unknown>;
+      (slow as unknown as Record<string, unknown>)[op] = async (...args: unknown[]) => {
+        await new Promise((r) => setTimeout(r, 3));
+        return original(...args);
+      };
+    }
+    const a = new MemoryEngine(slow, { storeLock: new NodeStoreLock(store) });
+    const b = new MemoryEngine(new NodeMemoryFileSystem(store), { storeLock: new NodeStoreLock(store) });
+    fs.writeFileSync(path.join(store, 'log.md'), '');
+    const finished: string[] = [];
+    const insert = (engine: MemoryEngine, tag: string) =>
+      engine.execute({ command: 'insert', path: '/memories/log.md', insert_line: 0, insert_text: tag }).then(() => void finished.push(tag));
+    await Promise.all([...Array.from({ length: 16 }, (_, i) => insert(a, `a${i}`)), ...Array.from({ length: 4 }, (_, i) => insert(b, `b${i}`))]);
+    assert.ok(finished.indexOf('b3') < finished.indexOf('a12'), `b waited for nearly all of a: ${finished.join(' ')}`);
+  });
+
   it('never goes through a symbolic link planted at .meta', async function () {
     if (process.platform === 'win32') this.skip();
     const outside = path.join(base, 'outside');
