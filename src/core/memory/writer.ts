@@ -1,6 +1,11 @@
 /**
  * The single write path for text: redaction → per-file cap → write guards → quota → atomic
  * write. Every check runs before anything touches the store, so a refused write changes nothing.
+ * The guards judge like with like: the text that will really be written (redacted) against the
+ * current text redacted the same way. Otherwise one secret-looking string anywhere in an earlier
+ * entry (the user's goal, pasted by hand) would make every later append look like a rewrite of
+ * history; with both sides redacted, the only difference is what the agent changed, and the
+ * earlier secret leaves the disk with this write.
  */
 import type { CommandContext } from './context';
 import { MemoryError } from './errors';
@@ -51,7 +56,10 @@ export async function writeText(ctx: CommandContext, write: TextWrite): Promise<
       messages.fileTooLarge(displayOf(write.rel), ...formatSizePair(bytes.length, ctx.options.maxFileBytes)),
     );
   }
-  await ctx.guards.checkWrite(write.command, write.rel, write.before, text);
+  if (ctx.guards.protects(write.rel)) {
+    const before = write.before !== undefined && ctx.options.redactSecrets ? redactSecrets(write.before).text : write.before;
+    await ctx.guards.checkWrite(write.command, write.rel, before, text);
+  }
   const delta = bytes.length - write.beforeBytes;
   await ctx.quota.assertRoomFor(delta);
   try {
