@@ -124,6 +124,24 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     assert.match(r.stderr, /^claude-memory run: Stopped: the request was cancelled/);
   });
 
+  it('applies the checklist guards by default and not with --no-guards', async () => {
+    const store = path.join(workspace, '.claude-memories');
+    const deleteChecklist: MockTurn[] = [
+      { content: [{ type: 'tool_use', input: { command: 'delete', path: '/memories/features.json' } }] },
+      { content: [{ type: 'text', text: 'Done.' }] },
+    ];
+    for (const [args, kept] of [[[], true], [['--no-guards'], false]] as const) {
+      fs.mkdirSync(store, { recursive: true });
+      fs.writeFileSync(path.join(store, 'features.json'), '[]\n');
+      const r = await run(deleteChecklist, [...args, 'Clean up']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fs.existsSync(path.join(store, 'features.json')), kept, `${args.join(' ') || 'default'}: ${r.stderr}`);
+      assert.match(r.stderr, kept ? /\[memory\] error: / : /\[memory\] deleted /);
+      await server?.close();
+      server = undefined;
+    }
+  });
+
   it('exits 2 with usage on a missing prompt', async () => {
     const r = await run(createThenAnswer, []);
     assert.equal(r.code, 2);
