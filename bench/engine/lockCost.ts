@@ -75,18 +75,25 @@ export async function measureLockCost(jsonl: string, opCount: number, reps: numb
       ),
     );
 
-    // Two engines (as two processes would) on one store, 500 inserts each, taking turns.
+    // 1000 inserts into one file: by one engine (baseline), then by two engines (as two processes
+    // would) taking turns through the lock, 500 each.
     const make = () => new MemoryEngine(new NodeMemoryFileSystem(root), { storeLock: new NodeStoreLock(root) });
-    const [a, b] = [make(), make()];
-    fs.writeFileSync(path.join(root, 'log.md'), '');
-    const start = performance.now();
     const insert = (engine: MemoryEngine, tag: string) => engine.execute({ command: 'insert', path: '/memories/log.md', insert_line: 0, insert_text: tag });
-    await Promise.all([a, b].map(async (engine, k) => {
-      for (let i = 0; i < 500; i++) await insert(engine, `${k}-${i}`);
-    }));
-    const elapsed = performance.now() - start;
-    const landed = fs.readFileSync(path.join(root, 'log.md'), 'utf8').split('\n').filter(Boolean).length;
-    console.log(`  two engines on one store, 2 x 500 inserts taking turns: ${elapsed.toFixed(0)} ms = ${Math.round(1000 / (elapsed / 1000)).toLocaleString('en-US')} ops/s, ${landed} of 1000 lines landed`);
+    const rows: string[][] = [];
+    for (const engines of [[make()], [make(), make()]]) {
+      fs.writeFileSync(path.join(root, 'log.md'), '');
+      const each = 1000 / engines.length;
+      const start = performance.now();
+      await Promise.all(
+        engines.map(async (engine, k) => {
+          for (let i = 0; i < each; i++) await insert(engine, `${k}-${i}`);
+        }),
+      );
+      const elapsed = performance.now() - start;
+      const landed = fs.readFileSync(path.join(root, 'log.md'), 'utf8').split('\n').filter(Boolean).length;
+      rows.push([engines.length === 1 ? 'one engine (baseline)' : 'two engines taking turns', elapsed.toFixed(0), Math.round(1000 / (elapsed / 1000)).toLocaleString('en-US'), `${landed} / 1000`]);
+    }
+    console.log(table(['1000 inserts into one file', 'ms', 'ops/s', 'lines landed'], rows));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -26,8 +26,10 @@ export interface NodeStoreLockOptions {
 
 export const LOCK_FILE = 'lock';
 const BREAK_FILE = 'lock.breaking';
-/** Longest poll interval of a waiter, and how long a releasing holder with more work stands back when one waits. */
+/** How long a releasing holder with more work stands back at most when someone waits. */
 const TURN_MS = 16;
+/** Longest pause between two polls of a waiter (plus as much jitter): a poll is one failed open. */
+const MAX_POLL_MS = 4;
 const CREATE_EXCLUSIVE = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 const READ = FS.O_RDONLY | FS.O_NOFOLLOW;
 /** link(2) errors that mean "no hard links here", not "someone holds the lock". */
@@ -73,7 +75,11 @@ export class NodeStoreLock implements StoreLock {
   async acquire(): Promise<HeldStoreLock> {
     // Taking turns: an engine with a queue of work would otherwise re-take the lock the instant it
     // let go, and a waiter that sleeps between polls (another process) might never get in.
-    if (Date.now() - this.lastRelease < TURN_MS && this.someoneWaiting()) await sleep(TURN_MS);
+    if (Date.now() - this.lastRelease < TURN_MS && this.someoneWaiting()) {
+      // Stand back until a waiter has taken it (or a turn has passed): a hand-over, not a fixed pause.
+      const until = Date.now() + TURN_MS;
+      while (Date.now() < until && !this.lockExists()) await sleep(1);
+    }
     const started = Date.now();
     let delay = 1;
     let lastHolder: Holder | undefined;
@@ -95,7 +101,7 @@ export class NodeStoreLock implements StoreLock {
       this.markWaiting();
       // Short, growing, jittered waits: operations take milliseconds, and two waiters must not poll in step.
       await sleep(delay + Math.random() * delay);
-      delay = Math.min(delay * 2, TURN_MS / 2);
+      delay = Math.min(delay * 2, MAX_POLL_MS);
     }
   }
 
@@ -227,6 +233,15 @@ export class NodeStoreLock implements StoreLock {
       }
     } catch {
       // Only a courtesy: waiting works without it.
+    }
+  }
+
+  private lockExists(): boolean {
+    try {
+      lstatSync(this.lockPath);
+      return true;
+    } catch {
+      return false;
     }
   }
 
