@@ -4,7 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { parseFeatures, summarizeFeatures, type Feature, type FeatureSummary } from '../core/session/features';
-import { readSessionFile } from '../commands/session/storeFiles';
+import { COMMANDS } from '../platform/ids';
+import { readSessionFile } from '../platform/sessionFiles';
 import type { MemoryStore } from '../platform/memoryStores';
 
 /** What one folder's checklist looks like right now. */
@@ -20,7 +21,7 @@ export type FeatureNode =
   | { kind: 'feature'; store: MemoryStore; feature: Feature }
   | { kind: 'step'; store: MemoryStore; feature: Feature; step: string; index: number };
 
-export const OPEN_FEATURE_COMMAND = 'claudeMemory.features.open';
+export const OPEN_FEATURE_COMMAND = COMMANDS.openFeature;
 
 /**
  * Refreshes item by item where it can. A whole-tree refresh makes VS Code's extension host forget
@@ -258,7 +259,7 @@ function messageItem(node: Extract<FeatureNode, { kind: 'message' }>): vscode.Tr
   item.command =
     node.checklist.state === 'invalid'
       ? { command: OPEN_FEATURE_COMMAND, title: 'Open features.json', arguments: [node.checklist.store.folder.uri] }
-      : { command: 'claudeMemory.initialize', title: 'Initialize Project Memory', arguments: [{ folder: node.checklist.store.folder.uri }] };
+      : { command: COMMANDS.initialize, title: 'Initialize Project Memory', arguments: [{ folder: node.checklist.store.folder.uri }] };
   return item;
 }
 
