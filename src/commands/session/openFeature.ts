@@ -27,11 +27,12 @@ export async function openFeature(services: ExtensionServices, folder: unknown, 
     return false;
   }
   if (text === undefined) {
-    const choice = await vscode.window.showWarningMessage(
+    // Not awaited: the command is over whether or not the user answers.
+    const choice = vscode.window.showWarningMessage(
       `${SESSION_FILES.features} no longer exists in the memory of "${store.folder.name}" (it was deleted or moved). Initialize project memory to start a new checklist.`,
       INITIALIZE,
     );
-    if (choice === INITIALIZE) await vscode.commands.executeCommand(COMMANDS.initialize, { folder: store.folder.uri });
+    void Promise.resolve(choice).then((picked) => picked === INITIALIZE && vscode.commands.executeCommand(COMMANDS.initialize, { folder: store.folder.uri }));
     return false;
   }
   const range = typeof id === 'string' ? rangeOfFeature(text, id) : undefined;
