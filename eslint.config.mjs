@@ -22,6 +22,26 @@ export default tseslint.config(
           { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
           { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
         ],
+        patterns: [
+          { group: ['**/platform/**', '**/views/**', '**/webviews/**', '**/cli/**'], message: 'src/core depends on nothing above it (its own memory/commands folder aside, the commands layer imports vscode and is caught above).' },
+        ],
+      }],
+    },
+  },
+  {
+    // One direction between layers: commands → views/webviews → platform → core.
+    files: ['src/views/**/*.ts', 'src/webviews/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/commands/**'], message: 'views and webviews must not import commands: move what they share down to platform (or pass it in).' }],
+      }],
+    },
+  },
+  {
+    files: ['src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/commands/**', '**/views/**', '**/webviews/**'], message: 'platform must not import the UI layers above it.' }],
       }],
     },
   },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { PromptsHolder, type UserPrompts } from './commands/prompts';
+import { registerChatCommands } from './commands/chatCommands';
 import { registerCommands } from './commands/register';
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
 import { createServices } from './platform/createServices';
@@ -36,7 +37,8 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const prompts = new PromptsHolder();
   const tree = registerMemoryTree(context, services);
   registerCommands(context, services, tree, prompts);
-  const chat = registerChat(context, services, prompts);
+  const { api: chat, feature: chatFeature } = registerChat(context, services);
+  registerChatCommands(context, chatFeature, prompts);
   const multiSession = registerMultiSession(context, services);
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);

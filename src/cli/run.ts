@@ -2,7 +2,8 @@
  * `claude-memory run PROMPT`: one Claude conversation with the memory tool, headless, over the
  * same AgentSession and MemoryEngine as the extension. Assistant text streams to stdout, one line
  * per memory operation goes to stderr; `--json` writes every AgentEvent as one JSON line to stdout
- * instead. Exit codes: 0 finished, 1 failed (one-line reason on stderr), 2 usage, 130 interrupted.
+ * instead. Exit codes: 0 finished, 1 failed or not finished (cut off at max_tokens, refused, empty
+ * answer: one-line reason on stderr), 2 usage, 130 interrupted.
  */
 import * as path from 'node:path';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
@@ -30,6 +31,10 @@ Options:
       --json            Write every agent event as one JSON line to stdout.
       --no-guards       Turn off the checklist guards (see above).
   -h, --help            Show this help.
+
+Exit status: 0 when Claude finished its answer; 1 when the run failed or did not finish (an API
+error, --max-turns reached, the answer cut off at max_tokens, a refusal, an empty answer), with
+one line on stderr saying which; 2 on a usage error; 130 when interrupted.
 `;
 
 export interface RunIo extends CliIo {

@@ -46,6 +46,8 @@ export async function newEntry(ctx: TreeCommandContext, kind: NewEntryKind, arg:
   const uri = store.fs.uriOf(rel);
   ctx.tree.provider.refresh();
   if (kind === 'file') await vscode.window.showTextDocument(uri, { preview: false });
+  // Shown and selected in the tree, so the user sees where it went (the editor keeps the focus).
+  if (!(await ctx.tree.revealer.revealCreated(store, displayOf(rel)))) ctx.services.logger('tree').debug(`could not reveal ${displayOf(rel)}`);
   return uri;
 }
 
