@@ -11,7 +11,6 @@ import { memoryPathOf, SESSION_FILES } from '../core/session/memoryFiles';
 import { VIEWS } from '../platform/ids';
 import type { MemoryStore } from '../platform/memoryStores';
 import type { ExtensionServices } from '../platform/services';
-import { readSessionFile } from '../platform/sessionFiles';
 import { FeaturesTreeProvider, passingLabel, type FeatureNode, type FolderChecklist } from './featuresTreeProvider';
 import { StoreWatcher } from './storeWatcher';
 
