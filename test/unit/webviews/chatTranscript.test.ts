@@ -139,6 +139,12 @@ describe('chat transcript', () => {
     assert.deepEqual(actionsFor('network'), ['retry']);
     assert.deepEqual(actionsFor('not_found'), ['openSettings']);
     assert.deepEqual(actionsFor('cancelled'), []);
+    // Stop reasons: a cut-off can go on (Retry sends "continue") or get a bigger limit; a refusal
+    // or a full context window is not retried as is.
+    assert.deepEqual(actionsFor('max_tokens'), ['retry', 'openSettings']);
+    assert.deepEqual(actionsFor('empty_response'), ['retry']);
+    assert.deepEqual(actionsFor('refusal'), []);
+    assert.deepEqual(actionsFor('context_window'), []);
   });
 
   it('clears everything on a new chat but keeps the disabled reason', () => {
