@@ -95,15 +95,17 @@ export function editSnippet(written: string, replacement: Replacement, limit: nu
  * last line that itself has no line break: then that line gets one and the file keeps ending the
  * way the inserted text ends.
  */
-export function insertLines(text: string, line: number, inserted: string): string {
+export function insertLines(text: string, line: number, inserted: string): Replacement {
   const nLines = countLines(text);
   if (!Number.isSafeInteger(line) || line < 0 || line > nLines) throw new MemoryError(messages.invalidInsertLine(line, nLines));
   const eol = dominantEol(text);
   const block = withEol(inserted, eol);
-  if (line === nLines && nLines > 0 && !text.endsWith('\n')) return text + eol + block;
+  if (line === nLines && nLines > 0 && !text.endsWith('\n')) {
+    return { after: text + eol + block, at: text.length + eol.length, insertedLength: block.length };
+  }
   const offset = offsetAfterLine(text, line);
   const whole = block.endsWith('\n') ? block : block + eol;
-  return text.slice(0, offset) + whole + text.slice(offset);
+  return { after: text.slice(0, offset) + whole + text.slice(offset), at: offset, insertedLength: Math.max(0, whole.length - eol.length) };
 }
 
 /** Start offsets of occurrences, overlapping ones included (`aa` in `aaa` is two), capped. */

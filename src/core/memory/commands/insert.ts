@@ -7,7 +7,7 @@ import { readEditTarget, rewriteEditTarget } from './editTarget';
 
 export const insert: CommandHandler<'insert'> = async (ctx, input) => {
   const target = await readEditTarget(ctx, input.path, messages.pathMissing);
-  const after = insertLines(target.file.text, input.insert_line, input.insert_text);
+  const { after } = insertLines(target.file.text, input.insert_line, input.insert_text);
   const written = await rewriteEditTarget(ctx, 'insert', target, after);
   return {
     is_error: false,
