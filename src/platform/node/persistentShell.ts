@@ -55,9 +55,8 @@ export class PersistentShell implements ShellSession {
     const file = path.join(this.tempDir, 'command.sh');
     fs.writeFileSync(file, `${command}\n`, { mode: 0o600 });
     return new Promise<ShellRunResult>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
       const finish = (result: ShellRunResult) => {
-        if (timer) clearTimeout(timer);
+        clearTimeout(timer);
         options.signal?.removeEventListener('abort', onAbort);
         this.running = undefined;
         resolve(result);
@@ -70,7 +69,7 @@ export class PersistentShell implements ShellSession {
       };
       const onAbort = () => stop('cancelled');
       this.running = { resolve: finish, onOutput: options.onOutput };
-      timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+      const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
       options.signal?.addEventListener('abort', onAbort, { once: true });
       if (options.signal?.aborted) return onAbort();
       child.stdin.write(`. ${quote(file)} < /dev/null 2>&1; printf '\\n__CLAUDE_MEMORY_DONE_%s_%d__\\n' ${this.nonce} "$?"\n`);
