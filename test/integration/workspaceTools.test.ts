@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ApprovalRequest, ToolApprover } from '../../src/core/agent/tools';
 import { ALWAYS_ALLOWED_KEY, commandRules, createWorkspaceTools, type WorkspaceTools } from '../../src/platform/workspaceTools';
 import { DEFAULT_SETTINGS } from '../../src/platform/settingsParse';
-import { activateExtension } from './chatSupport';
+import { activateExtension, waitFor } from './chatSupport';
 
 suite('workspace tools', () => {
   let folder: vscode.WorkspaceFolder;
@@ -25,6 +25,9 @@ suite('workspace tools', () => {
 
   suiteSetup(async () => {
     await activateExtension();
+    // code-server saves dirty files after a delay by default (reason AfterDelay); the claim here
+    // is about what the tool saves, so the editor's own auto save is off for this suite.
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     folder = vscode.workspace.workspaceFolders![0];
     tools = createWorkspaceTools({
       folder,
@@ -37,6 +40,7 @@ suite('workspace tools', () => {
   suiteTeardown(async () => {
     tools.dispose();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     for (const uri of files) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
   });
 
@@ -53,6 +57,8 @@ suite('workspace tools', () => {
     const editor = await vscode.window.showTextDocument(document);
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'USER '));
     assert.ok(document.isDirty);
+    const saves: string[] = [];
+    const listener = vscode.workspace.onWillSaveTextDocument((e) => saves.push(`${e.document.uri.path.split('/').pop()} reason ${e.reason}: ${JSON.stringify(e.document.getText())}`));
     const diskBefore = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     assert.strictEqual(diskBefore, 'alpha\nbeta\n', 'the user\'s edit is not on disk yet');
 
@@ -60,10 +66,14 @@ suite('workspace tools', () => {
     assert.strictEqual(result.is_error, false, String(result.content));
     assert.strictEqual(document.getText(), 'USER alpha\ngamma\n');
     assert.ok(document.isDirty, 'still dirty: the user saves their own work');
-    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), 'alpha\nbeta\n');
+    listener.dispose();
+    assert.deepStrictEqual(saves, [], 'nothing was saved');
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), 'alpha\nbeta\n', 'nothing was saved');
 
     await vscode.commands.executeCommand('undo');
     assert.strictEqual(document.getText(), 'USER alpha\nbeta\n', 'Ctrl+Z undoes Claude\'s edit, not the user\'s');
+    // Leave nothing dirty behind for the suite's clean-up.
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
   test('saves a document that had no unsaved changes, and refuses the memory folder', async () => {
@@ -72,8 +82,10 @@ suite('workspace tools', () => {
     await vscode.window.showTextDocument(document);
     const result = await call(0, { command: 'insert', path: `${folder.uri.fsPath}/it-clean.txt`, insert_line: 1, new_str: 'two' });
     assert.strictEqual(result.is_error, false, String(result.content));
-    assert.ok(!document.isDirty);
-    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), 'one\ntwo\n');
+    // The save happened before the tool returned; the host's dirty flag may follow a moment later.
+    const onDisk = async () => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    await waitFor(async () => (await onDisk()) === 'one\ntwo\n', 'the edit saved to disk');
+    await waitFor(() => !document.isDirty, 'the document clean after the save');
     const memory = await call(0, { command: 'view', path: '.claude-memories' });
     assert.match(String(memory.content), /use the memory tool for \/memories/);
   });
