@@ -10,6 +10,7 @@ import type { AgentOutcome } from '../core/agent/events';
 import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
+import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import { ChatTranscript, type ChatPatch } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction } from './protocol';
@@ -36,6 +37,8 @@ export interface ChatEnvironment {
   store(folder: vscode.Uri | undefined): ChatStore | undefined;
   isTrusted(): boolean;
   memoryTouched(store: ChatStore, touched: TouchedPath): void;
+  /** The text editor and bash tools for a folder (one set per chat session: one shell per chat). */
+  workspaceTools?(folder: vscode.WorkspaceFolder): WorkspaceTools;
 }
 
 export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
@@ -65,6 +68,8 @@ export class ChatController implements vscode.Disposable {
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
   private retryPrompt: string | undefined;
+  /** The workspace tools of the current session's folder; a new chat or folder gets new ones (a fresh shell). */
+  private tools: { folder: string; set: WorkspaceTools } | undefined;
 
   constructor(private readonly env: ChatEnvironment) {
     this.refreshAvailability();
@@ -167,6 +172,8 @@ export class ChatController implements vscode.Disposable {
     this.stop();
     await this.running;
     this.session?.agent.reset();
+    // A new chat gets a fresh shell (the tools start one on their next command).
+    this.tools?.set.dispose();
     this.retryPrompt = undefined;
     this.toolFolders.clear();
     this.emit(this.transcript.clear());
@@ -180,6 +187,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    this.disposeTools();
     this.patches.dispose();
     this.folderChanges.dispose();
   }
@@ -236,6 +244,7 @@ export class ChatController implements vscode.Disposable {
    */
   private async sessionFor(store: ChatStore): Promise<AgentSession> {
     const settings = this.env.settings();
+    const tools = this.toolsFor(store.folder);
     const options: AgentOptions = {
       apiKey: await this.env.apiKey(),
       baseURL: settings.apiBaseUrl,
@@ -245,9 +254,14 @@ export class ChatController implements vscode.Disposable {
       memory: store.engine,
       promptCaching: settings.promptCaching,
       contextEditing: settings.contextEditing,
+      compaction: settings.compaction,
+      tools: tools?.tools,
+      system: tools?.systemPrompt,
       logger: this.env.log,
     };
     const key = JSON.stringify([
+      options.compaction,
+      tools ? this.tools?.folder : '',
       options.apiKey ?? '',
       options.baseURL ?? '',
       options.model,
@@ -268,6 +282,22 @@ export class ChatController implements vscode.Disposable {
       this.emit(this.transcript.notice(`The chat now works in the memory of "${store.folder.name}": Claude starts this message without the earlier conversation.`));
     }
     return this.session.agent;
+  }
+
+  /** The folder's tool set, made on first use after a new chat or a folder switch. */
+  private toolsFor(folder: vscode.WorkspaceFolder): WorkspaceTools | undefined {
+    if (!this.env.workspaceTools) return undefined;
+    const key = folder.uri.toString();
+    if (this.tools?.folder !== key) {
+      this.disposeTools();
+      this.tools = { folder: key, set: this.env.workspaceTools(folder) };
+    }
+    return this.tools.set;
+  }
+
+  private disposeTools(): void {
+    this.tools?.set.dispose();
+    this.tools = undefined;
   }
 
   private disabled(): { reason: string; action: DisabledAction } | undefined {

@@ -1,11 +1,17 @@
 /** Adapts the extension's shared services to what the chat needs (ChatEnvironment). */
 import * as vscode from 'vscode';
 import type { MemoryToolExecutor, MemoryToolResult } from '../core/memory/types';
+import { createModalApprover } from '../platform/modalApprover';
 import type { ExtensionServices } from '../platform/services';
+import { createWorkspaceTools } from '../platform/workspaceTools';
 import type { ChatEnvironment, ChatStore } from './chatController';
 
-export function chatEnvironment(services: ExtensionServices): ChatEnvironment {
+export function chatEnvironment(services: ExtensionServices, workspaceState: vscode.Memento): ChatEnvironment {
+  // Until the chat asks on the call's card, a modal dialog asks (its own file: easy to swap).
+  const approver = createModalApprover();
   return {
+    workspaceTools: (folder) =>
+      createWorkspaceTools({ folder, approver, settings: () => services.settings.current, memento: workspaceState, log: services.logger('tools') }),
     log: services.logger('chat'),
     apiKey: () => services.apiKey.get(),
     settings: () => services.settings.current,

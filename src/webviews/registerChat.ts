@@ -47,7 +47,7 @@ export interface ChatFeature {
 }
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
-  const env = chatEnvironment(services);
+  const env = chatEnvironment(services, context.workspaceState);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions, env.log);

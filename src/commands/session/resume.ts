@@ -12,6 +12,16 @@ import { readSessionFile, sessionFileExists } from '../../platform/sessionFiles'
 import { pickStore } from './pickStore';
 import { readTemplate } from './templateFiles';
 
+/** A `.git` folder or file (worktrees, submodules) at the folder's top. */
+async function isGitRepository(folder: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, '.git'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface ResumeArgs {
   folder?: vscode.Uri;
 }
@@ -32,6 +42,7 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
     template: await readTemplate(extensionUri, 'session-routine.md'),
     now: new Date(),
     featuresText: await readSessionFile(store, 'features'),
+    gitCommit: services.settings.current.gitCommit && (await isGitRepository(store.folder.uri)),
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
   // The chat switches to this folder's memory (a new session if it was using another folder).

@@ -28,8 +28,11 @@ import type { AgentFailure } from './errors';
 import { emptyUsage } from './events';
 import type { AgentEvent, AgentEventListener, AgentOutcome, AgentUsage } from './events';
 import type { AgentLogger, AgentOptions } from './options';
+import { compactionReport, isCompactionPause, saveToMemoryMessage } from './compaction';
+import { sessionTools } from './memoryTool';
 import { buildRequest } from './request';
 import { keptContent, turnEnding } from './stopReasons';
+import type { AgentTool } from './tools';
 import { runToolCalls, toolUsesOf, unrunToolResults } from './toolCalls';
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -59,9 +62,14 @@ export class AgentSession {
   private client: Anthropic | undefined;
   private busy = false;
   private readonly log: AgentLogger;
+  /** Memory first, then AgentOptions.tools: what requests define and tool_use blocks name. */
+  private readonly tools: readonly AgentTool[];
+  /** Full input tokens of the last answered request, for the size of a compacted prompt. */
+  private lastPromptTokens = 0;
 
   constructor(private readonly options: AgentOptions) {
     this.log = options.logger ?? silentLogger;
+    this.tools = sessionTools(options.memory, options.tools);
     if (options.history) this.messages.push(...options.history);
   }
 
@@ -142,6 +150,13 @@ export class AgentSession {
         this.messages.push({ role: 'assistant', content });
         state.kept += 1;
       }
+      if (isCompactionPause(message)) {
+        // The compaction block went into the history verbatim; Claude saves what must survive first.
+        emit({ type: 'compaction', ...compactionReport(message, this.lastPromptTokens) });
+        this.messages.push(saveToMemoryMessage());
+        emit({ type: 'turn_end', stop_reason: message.stop_reason });
+        continue;
+      }
       if (ending.next === 'fail') {
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         throw new SendFailed(ending.failure, ending.rollback);
@@ -154,7 +169,7 @@ export class AgentSession {
         continue;
       }
       if (ending.next === 'run_tools') {
-        const batch = await runToolCalls(toolUses, this.options.memory, emit, signal, (m) => this.log.error(`[agent] ${m}`));
+        const batch = await runToolCalls(toolUses, this.tools, emit, signal, (m) => this.log.error(`[agent] ${m}`));
         this.messages.push({ role: 'user', content: batch.results });
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         if (batch.cancelled || signal?.aborted) throw new SendFailed(cancelledFailure());
@@ -171,7 +186,7 @@ export class AgentSession {
   private async requestTurn(emit: AgentEventListener, signal: AbortSignal | undefined): Promise<BetaMessage> {
     const streamRetries = this.options.streamRetries ?? DEFAULT_STREAM_RETRIES;
     for (let attempt = 0; ; attempt++) {
-      const stream = this.sdk().beta.messages.stream(buildRequest(this.messages, this.options), { signal });
+      const stream = this.sdk().beta.messages.stream(buildRequest(this.messages, this.options, this.tools), { signal });
       let connected = false;
       let stopped = false;
       stream.on('connect', () => (connected = true));
@@ -206,6 +221,8 @@ export class AgentSession {
       output_tokens: u.output_tokens ?? 0,
     };
     for (const key of Object.keys(total) as (keyof AgentUsage)[]) total[key] += usage[key];
+    const prompt = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+    this.lastPromptTokens = isCompactionPause(message) ? Math.max(prompt, this.lastPromptTokens) : prompt;
     emit({ type: 'usage', usage });
     for (const edit of message.context_management?.applied_edits ?? []) {
       if (edit.type === 'clear_tool_uses_20250919') {

@@ -1,0 +1,40 @@
+/**
+ * The memory tool seen through the same AgentTool contract as the workspace tools, so the loop
+ * has one dispatch path: by name, over one list whose first entry is always memory.
+ */
+import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { MEMORY_TOOL, type MemoryToolExecutor } from '../memory/types';
+import { labelToolCall, summarizeToolCall } from './summary';
+import type { AgentTool, AgentToolLabel, AgentToolResult, ToolCallContext } from './tools';
+
+export class MemoryAgentTool implements AgentTool {
+  readonly name = MEMORY_TOOL.name;
+
+  constructor(private readonly memory: MemoryToolExecutor) {}
+
+  definition(): BetaToolUnion {
+    return { ...MEMORY_TOOL };
+  }
+
+  label(input: unknown): AgentToolLabel {
+    return labelToolCall(input);
+  }
+
+  summarize(input: unknown, result: AgentToolResult): string {
+    return summarizeToolCall(input, result);
+  }
+
+  execute(input: unknown, context: ToolCallContext): Promise<AgentToolResult> {
+    return this.memory.execute(input, context.signal);
+  }
+}
+
+/** Every tool of a session, memory first (its place in the stable, cached prefix never moves). */
+export function sessionTools(memory: MemoryToolExecutor, others: readonly AgentTool[] | undefined): AgentTool[] {
+  const tools: AgentTool[] = [new MemoryAgentTool(memory)];
+  for (const tool of others ?? []) {
+    if (tools.some((t) => t.name === tool.name)) throw new Error(`two tools are named "${tool.name}"`);
+    tools.push(tool);
+  }
+  return tools;
+}
