@@ -53,3 +53,9 @@ export const CONTEXT_KEYS = {
 
 /** The SecretStorage key of the Anthropic API key. */
 export const API_KEY_SECRET = 'claudeMemory.anthropicApiKey';
+
+/** Workspace-state (memento) keys. */
+export const STATE_KEYS = {
+  /** The command prefixes "Always allow" remembered for this workspace. */
+  alwaysAllowedCommands: 'claudeMemory.commands.alwaysAllowed',
+} as const;

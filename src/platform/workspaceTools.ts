@@ -19,13 +19,14 @@ import type { EditorDocuments } from '../core/workspace/documents';
 import { TextEditorTool } from '../core/workspace/editor';
 import type { WorkspaceFolderInfo } from '../core/workspace/paths';
 import { VsCodeEditorDocuments } from './editorDocuments';
+import { STATE_KEYS } from './ids';
 import type { Logger } from './logger';
 import { PersistentShell } from './node/persistentShell';
 import { SETTINGS_SECTION, type SettingsSnapshot } from './settings';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
 /** Memento key of the prefixes "Always allow" remembered for this workspace. */
-export const ALWAYS_ALLOWED_KEY = 'claudeMemory.commands.alwaysAllowed';
+export const ALWAYS_ALLOWED_KEY = STATE_KEYS.alwaysAllowedCommands;
 const SHELL = '/bin/bash';
 
 export interface WorkspaceToolsOptions {
