@@ -1,11 +1,12 @@
 // `claude-memory`: the headless CLI over the same core as the extension (bundled to dist/cli.js).
 import { CLI_NAME, MAIN_USAGE, readVersion } from './args';
 import { execCommand, oneLine } from './exec';
+import { mcpCommand } from './mcp/command';
 import { runCommand } from './run';
 
 type Command = (argv: string[]) => Promise<number>;
 
-const COMMANDS: Readonly<Record<string, Command>> = { exec: execCommand, run: runCommand };
+const COMMANDS: Readonly<Record<string, Command>> = { exec: execCommand, run: runCommand, mcp: mcpCommand };
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
