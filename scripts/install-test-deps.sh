@@ -6,7 +6,7 @@
 # Node 22; the project itself stays on the machine's Node 20, so Node 22 is used only to build
 # and start code-server. Building code-server's native modules needs compilers and headers, so
 # those Debian packages are installed only when code-server itself is missing.
-# Keep the versions in step with test/support/testVsCode.js.
+# Keep the versions in step with test/e2e/support/paths.ts and scripts/start.js.
 set -euo pipefail
 CACHE="${CLAUDE_MEMORY_CACHE:-/var/cache/claude-workspace-memory}"
 NODE_VERSION="22.23.5"
