@@ -31,11 +31,10 @@ export class WorkspaceMemoryTool implements vscode.LanguageModelTool<WorkspaceMe
       const path = typeof options.input?.path === 'string' ? options.input.path.slice(0, 200) : '/memories';
       return { invocationMessage: `Reading ${path} from the workspace memory${where}` };
     }
-    // appendText escapes: folder names and paths come from the workspace and the model.
-    const message = new vscode.MarkdownString();
-    message.appendMarkdown(`**${write.command}** changes `);
-    message.appendText(`${write.paths.join(' → ')} in the workspace memory${where}.`);
-    if (store) message.appendText(`\n\nThe file lives in ${vscode.workspace.asRelativePath(store.rootUri, true)} and is shared with Claude and other agents.`);
+    // Plain text, not Markdown: folder names and paths come from the workspace and the model.
+    const lines = [`${write.command} changes ${write.paths.join(' → ')} in the workspace memory${where}.`];
+    if (store) lines.push(`The file lives in ${vscode.workspace.asRelativePath(store.rootUri, true)} and is shared with Claude and other agents.`);
+    const message = lines.join('\n\n');
     return {
       invocationMessage: `Updating ${write.paths.join(' → ')} in the workspace memory${where}`,
       confirmationMessages: { title: `Change ${write.paths[write.paths.length - 1]} in the workspace memory?`, message },
