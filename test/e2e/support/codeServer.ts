@@ -134,6 +134,9 @@ export function defaultUserSettings(options: CodeServerOptions): Record<string, 
     'workbench.enableExperiments': false,
     'chat.commandCenter.enabled': false,
     'git.enabled': false,
+    // VS Code 1.103 keeps a tree item's Markdown tooltip open over the rows below it, where it
+    // swallows the next click; tests hover only on purpose.
+    'workbench.hover.delay': 60_000,
     // Restricted-mode runs: no modal trust prompt; the workspace simply stays untrusted.
     'security.workspace.trust.startupPrompt': 'never',
     'security.workspace.trust.banner': 'never',
