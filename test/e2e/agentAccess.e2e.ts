@@ -1,7 +1,7 @@
 // Other agents on the workspace memory, as a person sees it in VS Code: the extension's MCP
 // server definition in "MCP: List Servers". (The workspace_memory tool needs a chat agent to call
 // it; the integration tests invoke it through vscode.lm.invokeTool and check the tree.)
-import { LaunchedWorkbench, launchWorkbench, runCommand, screenshot } from './support';
+import { LaunchedWorkbench, focusView, launchWorkbench, runCommand, screenshot } from './support';
 
 suite('agents: the MCP server definition in VS Code', function () {
   let wb: LaunchedWorkbench;
@@ -13,6 +13,8 @@ suite('agents: the MCP server definition in VS Code', function () {
   });
 
   test('MCP: List Servers lists the workspace memory server of the extension', async function () {
+    // Once the extension runs (here: its Memory view is shown), its provider offers the server.
+    await focusView(wb.page, 'Memory');
     await runCommand(wb.page, 'MCP: List Servers', 30_000);
     const row = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: 'Workspace Memory' }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 }).catch(async (e) => {

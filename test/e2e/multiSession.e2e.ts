@@ -71,7 +71,10 @@ suite('multi-session: initialize from the palette, Features view, tick a feature
     await page.locator('.quick-input-widget .action-label[aria-label^="Write in an editor"]').click();
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.waitFor({ state: 'visible', timeout: 10_000 });
-    await page.locator('.editor-instance .monaco-editor textarea').first().focus();
+    // Click into the text, as a person would: VS Code 1.103 takes keyboard input through the
+    // EditContext API, so there is no textarea to focus any more.
+    await editor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
     for (const line of GOAL_LINES) {
       await page.keyboard.type(line);
       await page.keyboard.press('Enter');
