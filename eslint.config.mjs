@@ -22,6 +22,42 @@ export default tseslint.config(
           { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
           { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
         ],
+        patterns: [
+          { group: ['**/platform/**', '**/views/**', '**/webviews/**', '**/cli/**'], message: 'src/core depends on nothing above it (its own memory/commands folder aside, the commands layer imports vscode and is caught above).' },
+        ],
+      }],
+    },
+  },
+  {
+    // One direction between layers: commands → views/webviews → platform → core.
+    files: ['src/views/**/*.ts', 'src/webviews/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/commands/**'], message: 'views and webviews must not import commands: move what they share down to platform (or pass it in).' }],
+      }],
+    },
+  },
+  {
+    files: ['src/platform/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/commands/**', '**/views/**', '**/webviews/**'], message: 'platform must not import the UI layers above it.' }],
+      }],
+    },
+  },
+  {
+    // The memory engine knows nothing of the session model built on it (guards arrive as options).
+    files: ['src/core/memory/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code glue in src/platform.' },
+          { name: 'fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+          { name: 'fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+          { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+          { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+        ],
+        patterns: [{ group: ['**/session', '**/session/**'], message: 'core/memory must not import core/session; pass guards as engine options.' }],
       }],
     },
   },

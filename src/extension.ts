@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { PromptsHolder, type UserPrompts } from './commands/prompts';
+import { registerChatCommands } from './commands/chatCommands';
 import { registerCommands } from './commands/register';
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
 import { registerAgentAccess, type AgentAccess } from './lm/registerAgentAccess';
@@ -39,7 +40,8 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const prompts = new PromptsHolder();
   const tree = registerMemoryTree(context, services);
   registerCommands(context, services, tree, prompts);
-  const chat = registerChat(context, services, prompts);
+  const { api: chat, feature: chatFeature } = registerChat(context, services);
+  registerChatCommands(context, chatFeature, prompts);
   const multiSession = registerMultiSession(context, services);
   const agentAccess = registerAgentAccess(context, services, () => chat.folder());
 

@@ -2,12 +2,14 @@
  * Engine benchmark: a deterministic mixed workload of 10,000 memory operations sent as JSON Lines
  * through the `exec` loop, against our engine, the SDK's BetaLocalFilesystemMemoryTool and bare
  * fs calls, interleaved in the same run (median of BENCH_REPS passes, fresh store each pass);
- * then one real `claude-memory exec` process, and `view /memories` on a 10,000-file store.
+ * then one real `claude-memory exec` process, the cost of the cross-process store lock (with vs
+ * without, bare acquire+release, two engines taking turns), and `view /memories` on a 10,000-file store.
  * Env: BENCH_OPS (default 10000), BENCH_REPS (3), BENCH_DIR (where stores live; OS temp folder).
  */
 import * as fs from 'node:fs';
 import { measureBigView, BIG_FILES_PER_FOLDER, BIG_FOLDERS } from './bigStore';
 import { benchBase, freshDir, median, runPass, table, type PassResult } from './measure';
+import { measureLockCost } from './lockCost';
 import { measureProcessRun } from './processRun';
 import { bareTarget, oursTarget, sdkTarget, type Target } from './targets';
 import { describeWorkload, generateWorkload } from './workload';
@@ -64,6 +66,8 @@ export async function run(): Promise<void> {
         `${proc.ms.toFixed(0)} ms incl. startup = ${Math.round(opCount / (proc.ms / 1000)).toLocaleString('en-US')} ops/s`,
     );
   }
+
+  await measureLockCost(jsonl, opCount, reps);
 
   const big = await measureBigView(reps);
   console.log(`\nengine: view /memories on a ${(BIG_FOLDERS * BIG_FILES_PER_FOLDER).toLocaleString('en-US')}-file store (${BIG_FOLDERS} folders x ${BIG_FILES_PER_FOLDER}), median of ${reps}`);

@@ -1,26 +1,33 @@
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { DEFAULT_STORE_FOLDER, isFsError, MemoryEngine } from '../core/memory';
-import type { MemoryEngineOptions } from '../core/memory/options';
-import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
+import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand } from './args';
 import { execJsonLines } from './jsonLines';
 
 /** The store folder inside a workspace, as in the extension. */
 export const STORE_FOLDER = DEFAULT_STORE_FOLDER;
 
-export const EXEC_USAGE = `Usage: ${CLI_NAME} exec [--workspace DIR] [--max-file-bytes N] [--no-redact]
+/** What both commands say about the guards and the lock (the extension's defaults). */
+export const GUARDS_HELP = `Like the extension, it applies the checklist guards by default: ${STORE_FOLDER}/features.json
+may only have "passes" flipped and new (not yet passing) features appended, and progress.md
+may only grow at its end. Writers of one store (VS Code windows, other ${CLI_NAME} commands)
+take turns through a lock file in ${STORE_FOLDER}/.meta.`;
+
+export const EXEC_USAGE = `Usage: ${CLI_NAME} exec [--workspace DIR] [--max-file-bytes N] [--no-redact] [--no-guards]
 
 Reads memory tool inputs as JSON Lines from stdin, e.g.
   {"command":"view","path":"/memories"}
 runs them in order against DIR/${STORE_FOLDER} (created if missing) and writes one line
   {"is_error":false,"content":"..."}
 per input to stdout. Blank lines are skipped; a bad line gets an error line and the rest still run.
+${GUARDS_HELP}
 
 Options:
   -w, --workspace DIR     Workspace folder (default: the current folder).
       --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
       --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
+      --no-guards         Turn off the checklist guards (see above).
   -h, --help              Show this help.
 `;
 
@@ -38,7 +45,8 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
   const start = startCommand('exec', EXEC_USAGE, argv, parseExecArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args: parsed, workspace } = start;
-  const store = new NodeMemoryFileSystem(path.join(workspace, STORE_FOLDER));
+  const reportInternal = (e: unknown) => io.stderr.write(`${CLI_NAME} exec: internal error: ${oneLine(e)}\n`);
+  const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), { ...parsed.engineOptions, onInternalError: reportInternal });
   try {
     // The documented behaviour: the root exists before the first call, so `view /memories` works.
     await store.createDirectory('');
@@ -47,8 +55,6 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
     return 1;
   }
 
-  const reportInternal = (e: unknown) => io.stderr.write(`${CLI_NAME} exec: internal error: ${oneLine(e)}\n`);
-  const engine = new MemoryEngine(store, { ...parsed.engineOptions, onInternalError: reportInternal });
   try {
     await execJsonLines(engine, io.stdin, io.stdout, { onInternalError: reportInternal });
   } catch (e) {
@@ -64,9 +70,10 @@ function parseExecArgs(argv: string[]) {
     workspace: { type: 'string', short: 'w' },
     'max-file-bytes': { type: 'string' },
     'no-redact': { type: 'boolean' },
+    'no-guards': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  const engineOptions: Partial<MemoryEngineOptions> = {};
+  const engineOptions: NodeMemoryEngineOptions = { guards: values['no-guards'] !== true };
   if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
   if (values['no-redact']) engineOptions.redactSecrets = false;
   return { help: values.help === true, workspace: values.workspace, engineOptions };

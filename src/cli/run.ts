@@ -2,23 +2,24 @@
  * `claude-memory run PROMPT`: one Claude conversation with the memory tool, headless, over the
  * same AgentSession and MemoryEngine as the extension. Assistant text streams to stdout, one line
  * per memory operation goes to stderr; `--json` writes every AgentEvent as one JSON line to stdout
- * instead. Exit codes: 0 finished, 1 failed (one-line reason on stderr), 2 usage, 130 interrupted.
+ * instead. Exit codes: 0 finished, 1 failed or not finished (cut off at max_tokens, refused, empty
+ * answer: one-line reason on stderr), 2 usage, 130 interrupted.
  */
 import * as path from 'node:path';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
-import { MemoryEngine } from '../core/memory';
-import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { createNodeMemoryEngine } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
-import { oneLine, STORE_FOLDER, type CliIo } from './exec';
+import { GUARDS_HELP, oneLine, STORE_FOLDER, type CliIo } from './exec';
 
-export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
+export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] [--no-guards] PROMPT
 
 Runs Claude with the memory tool on DIR/${STORE_FOLDER} until it finishes answering PROMPT.
 Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL overrides the API address.
 Assistant text goes to stdout, one line per memory operation to stderr.
+${GUARDS_HELP}
 
 Options:
   -w, --workspace DIR   Workspace folder (default: the current folder).
@@ -28,7 +29,12 @@ Options:
       --no-cache        Send no prompt-caching breakpoints.
       --no-context-editing  Do not ask the API to clear old tool results.
       --json            Write every agent event as one JSON line to stdout.
+      --no-guards       Turn off the checklist guards (see above).
   -h, --help            Show this help.
+
+Exit status: 0 when Claude finished its answer; 1 when the run failed or did not finish (an API
+error, --max-turns reached, the answer cut off at max_tokens, a refusal, an empty answer), with
+one line on stderr saying which; 2 on a usage error; 130 when interrupted.
 `;
 
 export interface RunIo extends CliIo {
@@ -56,14 +62,6 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     io.stderr.write(`${CLI_NAME} run: ANTHROPIC_API_KEY is not set: export your Anthropic API key and run again.\n`);
     return 1;
   }
-  const store = new NodeMemoryFileSystem(path.join(workspace, STORE_FOLDER));
-  try {
-    await store.createDirectory('');
-  } catch (e) {
-    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
-    return 1;
-  }
-
   const verbose = io.env.CLAUDE_MEMORY_DEBUG === '1';
   const logger: AgentLogger = {
     debug: (m) => verbose && io.stderr.write(`${m}\n`),
@@ -71,7 +69,17 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     warn: (m) => verbose && io.stderr.write(`${m}\n`),
     error: (m) => verbose && io.stderr.write(`${m}\n`),
   };
-  const engine = new MemoryEngine(store, { onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`) });
+  const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), {
+    guards: args.guards,
+    onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`),
+  });
+  try {
+    await store.createDirectory('');
+  } catch (e) {
+    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    return 1;
+  }
+
   const session = new AgentSession({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
@@ -107,6 +115,7 @@ interface RunArgs {
   caching: boolean;
   contextEditing: boolean;
   json: boolean;
+  guards: boolean;
   prompt: string;
 }
 
@@ -121,6 +130,7 @@ function parseRunArgs(argv: string[]): RunArgs {
       'no-cache': { type: 'boolean' },
       'no-context-editing': { type: 'boolean' },
       json: { type: 'boolean' },
+      'no-guards': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
@@ -139,6 +149,7 @@ function parseRunArgs(argv: string[]): RunArgs {
     caching: values['no-cache'] !== true,
     contextEditing: values['no-context-editing'] !== true,
     json: values.json === true,
+    guards: values['no-guards'] !== true,
     prompt,
   };
 }

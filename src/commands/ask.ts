@@ -6,11 +6,12 @@
  * result (undefined when nothing was asked).
  */
 import * as vscode from 'vscode';
+import { COMMANDS } from '../platform/ids';
 import { MAX_PROMPT_CHARS } from '../webviews/protocol';
 import type { ChatSendResult } from '../webviews/chatController';
 import type { ChatFeature } from '../webviews/registerChat';
 
-export const ASK_COMMAND = 'claudeMemory.ask';
+export const ASK_COMMAND = COMMANDS.ask;
 
 /** The object form of the command's argument. */
 export interface AskArgs {

@@ -4,10 +4,11 @@
  * transcript), because the conversation so far was about the other folder's files.
  */
 import * as vscode from 'vscode';
+import { COMMANDS } from '../platform/ids';
 import type { UserPrompts } from './prompts';
 import type { ChatFeature } from '../webviews/registerChat';
 
-export const CHOOSE_CHAT_FOLDER_COMMAND = 'claudeMemory.chat.chooseFolder';
+export const CHOOSE_CHAT_FOLDER_COMMAND = COMMANDS.chatChooseFolder;
 
 export function registerChatChooseFolderCommand(chat: ChatFeature, prompts: UserPrompts): vscode.Disposable {
   return vscode.commands.registerCommand(CHOOSE_CHAT_FOLDER_COMMAND, () => chooseChatFolder(chat, prompts));

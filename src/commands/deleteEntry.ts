@@ -20,7 +20,7 @@ export async function deleteEntry(ctx: TreeCommandContext, arg: unknown): Promis
   );
   if (!confirmed) return false;
   try {
-    await node.store.fs.delete(node.rel, { recursive: folder });
+    await node.store.engine.delete(node.rel);
   } catch (e) {
     reportFailure(ctx, `Deleting ${displayOf(node.rel)}`, e);
     return false;

@@ -7,8 +7,9 @@ import { reportFailure, targetNode, type TreeCommandContext } from './treeComman
 export type NewEntryKind = 'file' | 'folder';
 
 /**
- * New file / New folder in the Memory tree: straight to the workspace file system (users are
- * never held back by the agent's write guards), with names the agent can later use too.
+ * New file / New folder in the Memory tree: through the engine's hand-edit writer (its queue and
+ * store lock, never replacing anything; the agent's write guards do not apply to the user), with
+ * names the agent can later use too.
  * Resolves to the new entry's Uri, or undefined when nothing was created.
  */
 export async function newEntry(ctx: TreeCommandContext, kind: NewEntryKind, arg: unknown): Promise<vscode.Uri | undefined> {
@@ -32,10 +33,10 @@ export async function newEntry(ctx: TreeCommandContext, kind: NewEntryKind, arg:
   const rel = entryRel(parentRel, name);
   try {
     if (kind === 'folder') {
-      await store.fs.createDirectory(rel);
-    } else {
-      await store.fs.createDirectory(parentOf(rel));
-      await store.fs.writeFile(rel, new Uint8Array());
+      await store.engine.createFolder(rel);
+    } else if (!(await store.engine.createFile(rel, new Uint8Array()))) {
+      void vscode.window.showErrorMessage(`${displayOf(rel)} already exists.`);
+      return undefined;
     }
   } catch (e) {
     reportFailure(ctx, `Creating ${displayOf(rel)}`, e);
@@ -45,6 +46,8 @@ export async function newEntry(ctx: TreeCommandContext, kind: NewEntryKind, arg:
   const uri = store.fs.uriOf(rel);
   ctx.tree.provider.refresh();
   if (kind === 'file') await vscode.window.showTextDocument(uri, { preview: false });
+  // Shown and selected in the tree, so the user sees where it went (the editor keeps the focus).
+  if (!(await ctx.tree.revealer.revealCreated(store, displayOf(rel)))) ctx.services.logger('tree').debug(`could not reveal ${displayOf(rel)}`);
   return uri;
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { COMMANDS } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
 import type { MemoryTree } from '../views/registerMemoryTree';
 import { clearApiKey, setApiKey } from './apiKey';
@@ -10,23 +11,10 @@ import { renameEntry } from './renameEntry';
 import type { TreeCommandContext } from './treeCommandContext';
 
 /**
- * Command ids this module registers. The chat (ask, chat.*, openChat) and the multi-session
- * feature (initialize, resume) register their own.
+ * Registers the key, log and Memory tree commands. The chat's commands (chatCommands.ts) and the
+ * multi-session feature's (session/register.ts) are registered next to their features. Every id
+ * comes from the one table in platform/ids.ts.
  */
-export const COMMANDS = {
-  setApiKey: 'claudeMemory.setApiKey',
-  clearApiKey: 'claudeMemory.clearApiKey',
-  showLog: 'claudeMemory.showLog',
-  refreshTree: 'claudeMemory.refreshTree',
-  newFile: 'claudeMemory.newFile',
-  newFolder: 'claudeMemory.newFolder',
-  rename: 'claudeMemory.rename',
-  delete: 'claudeMemory.delete',
-  revealInExplorer: 'claudeMemory.revealInExplorer',
-  copyMemoryPath: 'claudeMemory.copyMemoryPath',
-  openFile: 'claudeMemory.openFile',
-} as const;
-
 export function registerCommands(context: vscode.ExtensionContext, services: ExtensionServices, tree: MemoryTree, prompts: UserPrompts): void {
   const ctx: TreeCommandContext = { services, tree, prompts };
   const register = (id: string, handler: (...args: unknown[]) => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, handler));

@@ -41,7 +41,7 @@ export async function renameEntry(ctx: TreeCommandContext, arg: unknown): Promis
   }
   const target = entryRel(parentRel, name);
   try {
-    await store.fs.rename(node.rel, target, { overwrite: false });
+    await store.engine.rename(node.rel, target);
   } catch (e) {
     reportFailure(ctx, `Renaming ${displayOf(node.rel)}`, e);
     return undefined;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { isMemoryError, userFacingReason } from '../core/memory/errors';
 import type { ExtensionServices } from '../platform/services';
 import type { MemoryNode } from '../views/memoryTreeNodes';
 import type { MemoryTree } from '../views/registerMemoryTree';
@@ -30,6 +31,8 @@ export function reportFailure(ctx: TreeCommandContext, what: string, error: unkn
 }
 
 function friendlyReason(error: unknown): string {
+  // The engine's sentences (symbolic link, private folder, busy store) are already plain.
+  if (isMemoryError(error)) return userFacingReason(error);
   const code = (error as { code?: unknown })?.code;
   switch (code) {
     case 'FileNotFound':

@@ -44,6 +44,7 @@ export class WorkspaceMemoryMcpProvider implements vscode.McpServerDefinitionPro
     return stores.map((store) => {
       const args = [this.cliPath, 'mcp', '--workspace', store.folder.uri.fsPath, '--max-file-bytes', String(settings.maxFileBytes)];
       if (!settings.redactSecrets) args.push('--no-redact');
+      if (!settings.checklistGuard) args.push('--no-guards');
       const definition = new vscode.McpStdioServerDefinition(mcpServerLabel(store.folder, stores.length), process.execPath, args, { ELECTRON_RUN_AS_NODE: '1' }, this.version);
       definition.cwd = store.folder.uri;
       return definition;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 
-/** The SecretStorage key of the Anthropic API key. */
-export const API_KEY_SECRET = 'claudeMemory.anthropicApiKey';
+import { API_KEY_SECRET } from './ids';
+
+export { API_KEY_SECRET };
 /** Read when no key is stored, as the SDK and the CLI do. */
 export const API_KEY_ENV = 'ANTHROPIC_API_KEY';
 

@@ -5,7 +5,7 @@ import { componentLogger, createLogChannel } from './logger';
 import { MemoryActivity } from './memoryActivity';
 import { MemoryStores } from './memoryStores';
 import type { ExtensionServices } from './services';
-import { Settings } from './settings';
+import { Settings, SETTINGS_SECTION } from './settings';
 import { WorkspaceTrust } from './trust';
 
 /** Builds the shared services; everything disposable is registered on the context. */
@@ -13,7 +13,7 @@ export function createServices(context: vscode.ExtensionContext): ExtensionServi
   const log = createLogChannel();
   const logger = (component: string) => componentLogger(log, component);
   const settingsLog = logger('settings');
-  const settings = new Settings((p) => settingsLog.warn(`claudeMemory.${p.key}: ${p.reason}`));
+  const settings = new Settings((p) => settingsLog.warn(`${SETTINGS_SECTION}.${p.key}: ${p.reason}`));
   const trust = new WorkspaceTrust();
   const apiKey = new ApiKeyStore(context.secrets);
   // Agent writes need a trusted workspace: enforced here, below the engine, whatever the caller.

@@ -3,10 +3,11 @@ import type { MemoryFileSystem } from '../core/memory/fileSystem';
 import type { MemoryEngine } from '../core/memory/engine';
 import type { MemoryEngineOptions } from '../core/memory/options';
 import { parseMemoryPath } from '../core/memory/paths';
-import { createChecklistGuards } from '../core/memory/guards';
+import { createChecklistGuards } from '../core/session/guards';
 import { MEMORY_ROOT } from '../core/memory/types';
 import type { Logger } from './logger';
 import type { SettingKey, Settings, SettingsSnapshot } from './settings';
+import { storeLockFor } from './storeLockFor';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
 export type EngineFactory = (fs: MemoryFileSystem, options: Partial<MemoryEngineOptions>) => MemoryEngine;
@@ -109,7 +110,8 @@ export class MemoryStores implements vscode.Disposable {
     this.stores = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
       const rootUri = vscode.Uri.joinPath(folder.uri, s.memoryFolder);
       const fs = new WorkspaceMemoryFileSystem(rootUri, { canWrite: this.canWrite });
-      return new MemoryStore(folder, rootUri, fs, this.createEngine(fs, options));
+      const storeLock = storeLockFor(rootUri, this.canWrite);
+      return new MemoryStore(folder, rootUri, fs, this.createEngine(fs, { ...options, storeLock }));
     });
   }
 }

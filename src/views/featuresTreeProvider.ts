@@ -4,7 +4,9 @@
  */
 import * as vscode from 'vscode';
 import { parseFeatures, summarizeFeatures, type Feature, type FeatureSummary } from '../core/session/features';
-import { readSessionFile } from '../commands/session/storeFiles';
+import { COMMANDS } from '../platform/ids';
+import { readSessionFile } from '../platform/sessionFiles';
+import { inlineCodeParts, markdownCode, plainText } from './inlineCode';
 import type { MemoryStore } from '../platform/memoryStores';
 
 /** What one folder's checklist looks like right now. */
@@ -20,7 +22,7 @@ export type FeatureNode =
   | { kind: 'feature'; store: MemoryStore; feature: Feature }
   | { kind: 'step'; store: MemoryStore; feature: Feature; step: string; index: number };
 
-export const OPEN_FEATURE_COMMAND = 'claudeMemory.features.open';
+export const OPEN_FEATURE_COMMAND = COMMANDS.openFeature;
 
 /**
  * Refreshes item by item where it can. A whole-tree refresh makes VS Code's extension host forget
@@ -230,15 +232,24 @@ function folderItem(checklist: FolderChecklist): vscode.TreeItem {
   return item;
 }
 
+/**
+ * The first row says what is next; the "N / M passing" count is in the view's header (or the
+ * folder's row, multi-root), so it is not repeated here.
+ */
 function summaryItem(checklist: FolderChecklist & { state: 'ok' }): vscode.TreeItem {
   const { summary } = checklist;
-  const item = new vscode.TreeItem(passingLabel(summary), vscode.TreeItemCollapsibleState.None);
+  const next = summary.nextFailing;
+  const label = next ? `Next: ${next.id} · ${plainText(next.description)}` : summary.total ? 'Every feature passes' : 'No features yet';
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
   item.id = `summary:${checklist.store.folder.uri.toString()}`;
   const done = summary.total > 0 && summary.passing === summary.total;
   item.iconPath = new vscode.ThemeIcon(done ? 'pass-filled' : 'checklist', new vscode.ThemeColor(done ? 'testing.iconPassed' : 'foreground'));
   item.description = progressBar(summary);
-  item.tooltip = summary.nextFailing ? `Next failing feature: ${summary.nextFailing.id}: ${summary.nextFailing.description}` : summary.total ? 'Every feature passes.' : 'The checklist is empty.';
-  item.command = { command: OPEN_FEATURE_COMMAND, title: 'Open features.json', arguments: [checklist.store.folder.uri] };
+  const tooltip = new vscode.MarkdownString(`${passingLabel(summary)}. `);
+  if (next) appendInlineMarkdown(tooltip.appendMarkdown(`Next failing feature: **${next.id}**: `), next.description);
+  else tooltip.appendText(summary.total ? 'Every feature passes.' : 'The checklist is empty.');
+  item.tooltip = tooltip;
+  item.command = { command: OPEN_FEATURE_COMMAND, title: 'Open features.json', arguments: [checklist.store.folder.uri, next?.id] };
   item.contextValue = 'featuresSummary';
   return item;
 }
@@ -258,12 +269,12 @@ function messageItem(node: Extract<FeatureNode, { kind: 'message' }>): vscode.Tr
   item.command =
     node.checklist.state === 'invalid'
       ? { command: OPEN_FEATURE_COMMAND, title: 'Open features.json', arguments: [node.checklist.store.folder.uri] }
-      : { command: 'claudeMemory.initialize', title: 'Initialize Project Memory', arguments: [{ folder: node.checklist.store.folder.uri }] };
+      : { command: COMMANDS.initialize, title: 'Initialize Project Memory', arguments: [{ folder: node.checklist.store.folder.uri }] };
   return item;
 }
 
 function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
-  const item = new vscode.TreeItem(feature.description, feature.steps.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(plainText(feature.description), feature.steps.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `feature:${store.folder.uri.toString()}#${feature.id}`;
   item.description = `${feature.id} · ${feature.category}`;
   item.checkboxState = {
@@ -272,8 +283,11 @@ function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
   };
   const tooltip = new vscode.MarkdownString(undefined, false);
   tooltip.appendMarkdown(`**${feature.id}** (${feature.category}): ${feature.passes ? 'passing' : 'not passing yet'}\n\n`);
-  tooltip.appendText(feature.description);
-  if (feature.steps.length) tooltip.appendMarkdown('\n\n**Steps**\n\n').appendText(feature.steps.map((s, i) => `${i + 1}. ${s}`).join('\n'));
+  appendInlineMarkdown(tooltip, feature.description);
+  if (feature.steps.length) {
+    tooltip.appendMarkdown('\n\n**Steps**\n');
+    feature.steps.forEach((step, i) => appendInlineMarkdown(tooltip.appendMarkdown(`\n${i + 1}. `), step));
+  }
   item.tooltip = tooltip;
   item.command = { command: OPEN_FEATURE_COMMAND, title: 'Open in features.json', arguments: [store.folder.uri, feature.id] };
   item.contextValue = feature.passes ? 'feature.passing' : 'feature.failing';
@@ -281,9 +295,18 @@ function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
 }
 
 function stepItem(node: Extract<FeatureNode, { kind: 'step' }>): vscode.TreeItem {
-  const item = new vscode.TreeItem(`${node.index + 1}. ${node.step}`, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(`${node.index + 1}. ${plainText(node.step)}`, vscode.TreeItemCollapsibleState.None);
   item.id = `step:${node.store.folder.uri.toString()}#${node.feature.id}#${node.index}`;
-  item.tooltip = node.step;
+  item.tooltip = appendInlineMarkdown(new vscode.MarkdownString(), node.step);
   item.contextValue = 'featureStep';
   return item;
+}
+
+/** Text as text (escaped), code spans as markdown code: the tooltip shows `code` as code, not backticks. */
+function appendInlineMarkdown(markdown: vscode.MarkdownString, text: string): vscode.MarkdownString {
+  for (const part of inlineCodeParts(text)) {
+    if (part.code) markdown.appendMarkdown(markdownCode(part.text));
+    else markdown.appendText(part.text);
+  }
+  return markdown;
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { displayOf, isSameOrInside, joinRel, parentOf } from '../core/memory/paths';
+import { CONTEXT_KEYS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { MemoryActivity, MemoryTouch } from '../platform/memoryActivity';
 import { storeRelative, type MemoryStore, type MemoryStores } from '../platform/memoryStores';
@@ -7,7 +8,7 @@ import { CONTEXT_VALUES, MemoryNode, nameOf, nodeId } from './memoryTreeNodes';
 import { compareEntries, describeEntry, formatAge, formatSize, isVisibleName, touchLabel } from './treeFormat';
 
 /** Context key behind the Memory view's welcome content (package.json viewsWelcome). */
-export const STORE_EMPTY_CONTEXT = 'claudeMemory.storeEmpty';
+export const STORE_EMPTY_CONTEXT = CONTEXT_KEYS.storeEmpty;
 
 /**
  * The Memory tree: one root per workspace folder, showing the files in its memory folder as they

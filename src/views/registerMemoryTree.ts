@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
+import { VIEWS } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
 import type { MemoryNode } from './memoryTreeNodes';
 import { MemoryTreeProvider } from './memoryTreeProvider';
-import { MemoryStoreWatcher } from './memoryTreeWatcher';
+import { StoreWatcher } from './storeWatcher';
 import { TouchRevealer } from './touchRevealer';
 
-export const MEMORY_TREE_VIEW_ID = 'claudeMemory.memoryTree';
+export const MEMORY_TREE_VIEW_ID = VIEWS.memoryTree;
 
 /** Relative ages ("5 min ago") go stale; re-read this often while the view is visible. */
 const AGE_REFRESH_MS = 60_000;
@@ -29,7 +30,7 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
   context.subscriptions.push(
     provider,
     view,
-    new MemoryStoreWatcher(services.stores, () => provider.refresh()),
+    new StoreWatcher(services.stores, () => provider.refresh()),
     services.stores.onDidChange(() => provider.refresh()),
     revealer,
     services.memoryActivity.onDidTouch((touch) => revealer.onTouch(touch)),

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../platform/logger';
 import type { MemoryTouch } from '../platform/memoryActivity';
-import type { MemoryStores } from '../platform/memoryStores';
+import type { MemoryStore, MemoryStores } from '../platform/memoryStores';
 import type { MemoryNode } from './memoryTreeNodes';
 import type { MemoryTreeProvider } from './memoryTreeProvider';
 
@@ -55,18 +55,37 @@ export class TouchRevealer implements vscode.Disposable {
     }, delay);
   }
 
+  /**
+   * Shows and selects an entry the user just created from the tree or the palette (the editor
+   * keeps the focus). Resolves to true once it is revealed; the same delay and retry as for the
+   * agent's touches keep it clear of the refresh the write sets off.
+   */
+  async revealCreated(store: MemoryStore, memoryPath: string): Promise<boolean> {
+    for (const delay of [REVEAL_DELAY_MS, RETRY_DELAY_MS]) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (await this.revealNode(store, memoryPath, true)) return true;
+    }
+    return false;
+  }
+
   private async reveal(touch: MemoryTouch, attempt: number): Promise<void> {
     const store = this.stores.forFolder(touch.folder);
     if (!this.view.visible || !store) return;
-    const node = await this.provider.nodeForMemoryPath(store, touch.newPath ?? touch.path);
-    if (!node || node.kind === 'root') return;
+    const revealed = await this.revealNode(store, touch.newPath ?? touch.path, false);
+    if (!revealed && attempt === 1) this.schedule(() => void this.reveal(touch, 2), RETRY_DELAY_MS);
+  }
+
+  private async revealNode(store: MemoryStore, memoryPath: string, select: boolean): Promise<boolean> {
+    const node = await this.provider.nodeForMemoryPath(store, memoryPath);
+    if (!node || node.kind === 'root') return false;
     try {
-      await this.view.reveal(node, { select: false, focus: false, expand: node.kind === 'folder' ? 1 : false });
+      await this.view.reveal(node, { select, focus: false, expand: node.kind === 'folder' ? 1 : false });
       this.revealed = node;
+      return true;
     } catch (e) {
       // Also when the file is gone again by the time the tree looks (a later call deleted it).
-      this.log.debug(`reveal attempt ${attempt} failed: ${String(e)}`);
-      if (attempt === 1) this.schedule(() => void this.reveal(touch, 2), RETRY_DELAY_MS);
+      this.log.debug(`reveal of ${memoryPath} failed: ${String(e)}`);
+      return false;
     }
   }
 }

@@ -8,15 +8,16 @@ import { AgentSession } from '../core/agent/session';
 import type { AgentOptions } from '../core/agent/options';
 import type { AgentOutcome } from '../core/agent/events';
 import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
+import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { SettingsSnapshot } from '../platform/settings';
 import { ChatTranscript, type ChatPatch } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
-export const CHAT_VIEW_ID = 'claudeMemory.chat';
+export const CHAT_VIEW_ID = VIEWS.chat;
 /** Context key for `when` clauses (e.g. showing Stop only while an answer runs). */
-export const CHAT_RUNNING_CONTEXT = 'claudeMemory.chatRunning';
+export const CHAT_RUNNING_CONTEXT = CONTEXT_KEYS.chatRunning;
 
 /** The memory store the chat works in: one workspace folder's (the first unless the user chose another). */
 export interface ChatStore {

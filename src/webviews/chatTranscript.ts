@@ -33,7 +33,12 @@ export function actionsFor(kind: AgentErrorKind): ErrorAction[] {
     case 'stream':
     case 'unknown':
     case 'max_turns':
+    case 'empty_response':
       return ['retry'];
+    case 'max_tokens':
+      return ['retry', 'openSettings'];
+    case 'context_window':
+    case 'refusal':
     case 'cancelled':
       return [];
   }

@@ -1,15 +1,12 @@
 /**
- * The chat feature's registrations: the webview view, its commands and the reactions to trust and
- * folder changes. Returns a small API the extension exposes for tests and other features.
+ * The chat feature's registrations: the webview view and the reactions to trust and folder
+ * changes. Returns a small API the extension exposes for tests, and the pieces the chat's
+ * commands need (they register themselves from the commands layer: commands/chatCommands.ts).
  */
 import * as vscode from 'vscode';
+import { COMMANDS, focusViewCommand, VIEWS } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
-import { registerAskCommand } from '../commands/ask';
-import { registerChatChooseFolderCommand } from '../commands/chatChooseFolder';
-import { registerChatNewCommand } from '../commands/chatNew';
-import { registerChatStopCommand } from '../commands/chatStop';
-import { registerOpenChatCommand } from '../commands/chatOpen';
-import type { UserPrompts } from '../commands/prompts';
+import { SETTINGS_SECTION } from '../platform/settings';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult } from './chatController';
 import { chatEnvironment } from './chatEnvironment';
 import { ChatViewProvider, type ChatActions } from './chatViewProvider';
@@ -49,7 +46,7 @@ export interface ChatFeature {
   reveal(focusInput?: boolean): Promise<void>;
 }
 
-export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts): ChatApi {
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
   const env = chatEnvironment(services);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
@@ -59,7 +56,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   const reveal = async (focusInput = false): Promise<void> => {
     // `<viewId>.focus` is the command VS Code generates for every view: it opens the container
     // and resolves the webview if it was never shown.
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    await vscode.commands.executeCommand(focusViewCommand(VIEWS.chat));
     if (focusInput) provider.focusInput();
   };
   const feature: ChatFeature = { controller, reveal };
@@ -77,11 +74,6 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     // No retainContextWhenHidden: the webview is rebuilt from the controller's state instead,
     // which costs nothing while hidden.
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
-    registerAskCommand(feature),
-    registerChatNewCommand(feature),
-    registerChatStopCommand(feature),
-    registerOpenChatCommand(feature),
-    registerChatChooseFolderCommand(feature, prompts),
     controller.onDidChangeFolder(describe),
     services.trust.onDidGrant(() => controller.refreshAvailability()),
     services.stores.onDidChange(() => {
@@ -93,7 +85,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     }),
   );
 
-  return {
+  const api: ChatApi = {
     snapshot: () => controller.snapshot(),
     onDidChange: changed.event,
     send: (prompt) => controller.send(prompt),
@@ -107,6 +99,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     viewDescription,
     receiveWebviewMessage: (message) => provider.receive(message),
   };
+  return { api, feature };
 }
 
 function chatActions(controller: ChatController, env: ChatEnvironment): ChatActions {
@@ -116,7 +109,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     retry: () => void controller.retry().then(explainRefusal),
     openMemory: (entryId, path) => openMemory(controller, entryId, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
-    openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
+    openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.`),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
     openFolder: () => void vscode.commands.executeCommand('workbench.action.files.openFolder'),
   };
@@ -130,7 +123,7 @@ function explainRefusal(result: ChatSendResult): void {
 /** Runs the extension's "Set API Key"; when a new key was stored, sends the failed message again. */
 async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironment): Promise<void> {
   const before = await env.apiKey();
-  await vscode.commands.executeCommand('claudeMemory.setApiKey');
+  await vscode.commands.executeCommand(COMMANDS.setApiKey);
   const after = await env.apiKey();
   if (after && after !== before && controller.canRetry) await controller.retry();
 }

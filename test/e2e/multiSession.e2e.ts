@@ -102,9 +102,12 @@ suite('multi-session: initialize from the palette, Features view, tick a feature
     assert.match(fs.readFileSync(path.join(memory, 'progress.md'), 'utf8'), /> A command-line todo app\.\n> - add a todo/);
     assert.match(fs.readFileSync(path.join(memory, 'startup.md'), 'utf8'), /`npm test`/);
 
-    // The Features view shows the checklist with its count; features.json is open in an editor.
+    // The Features view shows the checklist, its count once (in the header) and what is next;
+    // features.json is open in an editor.
     const pane = viewPane(page, 'Features');
-    await featureRow(page, pane, '0 / 3 passing').waitFor({ state: 'visible', timeout: 10_000 });
+    await pane.locator('.pane-header', { hasText: '0 / 3 passing' }).waitFor({ state: 'visible', timeout: 10_000 });
+    await featureRow(page, pane, 'Next: F001 · add a todo').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.strictEqual(await pane.locator('.pane-body', { hasText: '0 / 3 passing' }).count(), 0, 'the count is not repeated in the tree');
     for (const label of ['add a todo', 'list todos', 'complete a todo']) await featureRow(page, pane, label).waitFor({ state: 'visible', timeout: 10_000 });
     await page.locator('.tabs-container .tab', { hasText: 'features.json' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     await page.locator('.notifications-toasts', { hasText: 'Project memory initialized' }).first().waitFor({ state: 'visible', timeout: 10_000 });
@@ -119,11 +122,10 @@ suite('multi-session: initialize from the palette, Features view, tick a feature
     assert.strictEqual(await checkbox(row).getAttribute('aria-checked'), 'false');
 
     await checkbox(row).click();
-    await featureRow(page, pane, '1 / 3 passing').waitFor({ state: 'visible', timeout: 10_000 });
+    // The view header carries the count.
+    await pane.locator('.pane-header', { hasText: '1 / 3 passing' }).waitFor({ state: 'visible', timeout: 10_000 });
     assert.deepStrictEqual(readFeatures(wb).map((f) => f.passes), [false, true, false]);
     assert.strictEqual(await checkbox(featureRow(page, pane, 'list todos')).getAttribute('aria-checked'), 'true');
-    // The view header carries the count too.
-    await pane.locator('.pane-header', { hasText: '1 / 3 passing' }).waitFor({ state: 'visible', timeout: 10_000 });
 
     // Expanding a feature shows its steps.
     await row.locator('.monaco-tl-twistie').click();
@@ -132,7 +134,7 @@ suite('multi-session: initialize from the palette, Features view, tick a feature
 
     // Unticking works the same way.
     await checkbox(featureRow(page, pane, 'list todos')).click();
-    await featureRow(page, pane, '0 / 3 passing').waitFor({ state: 'visible', timeout: 10_000 });
+    await pane.locator('.pane-header', { hasText: '0 / 3 passing' }).waitFor({ state: 'visible', timeout: 10_000 });
     assert.deepStrictEqual(readFeatures(wb).map((f) => f.passes), [false, false, false]);
   });
 });

@@ -55,7 +55,7 @@ suite('commands', () => {
     assert.strictEqual(await api.services.apiKey.get(), undefined);
   });
 
-  test('newFile creates nested folders and an empty owner-only file, opens it and shows it in the tree', async () => {
+  test('newFile creates nested folders and an empty owner-only file, opens it, and reveals and selects it in the tree', async () => {
     const store = primaryStore(api);
     const dir = uniqueName('cmd-it');
     const prompts = scriptedPrompts({ inputs: [`${dir}/sub/new.md`] });
@@ -65,6 +65,10 @@ suite('commands', () => {
     if (uri.scheme === 'file' && process.platform !== 'win32') assert.strictEqual(fs.statSync(uri.fsPath).mode & 0o777, 0o600);
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
     await waitFor('the new file in the tree', () => findNode(api, store, `${dir}/sub/new.md`));
+    // Revealed (its folders expanded) and selected, once the command has resolved.
+    const selected = api.memoryTreeView.selection;
+    assert.deepStrictEqual(selected.map((n) => n.uri.toString()), [uri.toString()], 'the new file is selected in the Memory tree');
+    assert.strictEqual(api.memoryTreeRevealer.lastRevealed?.uri.toString(), uri.toString());
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

@@ -5,6 +5,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import { parseFeatures, type Feature } from '../../src/core/session/features';
+import type { InitializeResult } from '../../src/commands/session/initialize';
 import type { FeatureNode } from '../../src/views/featuresTreeProvider';
 import { extensionApi, primaryStore, waitFor } from './treeHelpers';
 import { startMockMessagesApi, type MockMessagesApi, type MockStep, type RecordedRequest } from '../support/mockMessagesApi';
@@ -99,7 +100,7 @@ async function viewSettled(quietMs = 1000, limitMs = 15_000): Promise<void> {
   }
 }
 
-async function initialize(args: { goal: string; draftWithClaude: boolean }): Promise<{ written: string[] } | undefined> {
+async function initialize(args: { goal: string; draftWithClaude: boolean }): Promise<InitializeResult | undefined> {
   return vscode.commands.executeCommand('claudeMemory.initialize', args);
 }
 
@@ -154,16 +155,19 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.strictEqual(await exists('features.json'), false, 'nothing else was written');
   });
 
-  test('the Features view shows the features, the count and the badge; ticking writes features.json', async () => {
+  test('the Features view shows the features and the count once, with no badge; ticking writes features.json', async () => {
     await initialize({ goal: GOAL, draftWithClaude: false });
     const view = api.multiSession.features.view;
     await headerSays('0 / 3 passing');
-    assert.strictEqual(view.badge?.value, 3);
+    assert.strictEqual(view.badge, undefined, 'no standing activity-bar badge for failing features');
 
     const nodes = await featureNodes();
     assert.deepStrictEqual(nodes.map((n) => n.kind), ['summary', 'feature', 'feature', 'feature']);
     const provider = api.multiSession.features.provider;
-    assert.strictEqual(provider.getTreeItem(nodes[0]).label, '0 / 3 passing');
+    // The count is in the header; the first row says what is next instead of repeating it.
+    const summary = provider.getTreeItem(nodes[0]);
+    assert.strictEqual(summary.label, 'Next: F001 · add a todo');
+    assert.doesNotMatch(`${String(summary.label)} ${String(summary.description)}`, /passing/);
     const item = provider.getTreeItem(nodes[2]);
     assert.strictEqual(item.label, 'list todos');
     assert.strictEqual(item.checkboxState && typeof item.checkboxState === 'object' ? item.checkboxState.state : item.checkboxState, vscode.TreeItemCheckboxState.Unchecked);
@@ -186,7 +190,7 @@ suite('multi-session: initialize, Features view, resume', () => {
     const changed = after.split('\n').filter((line, i) => line !== before.split('\n')[i]);
     assert.deepStrictEqual(changed, ['    "passes": true'], 'only the ticked line changed');
     await headerSays('1 / 3 passing');
-    assert.strictEqual(view.badge?.value, 2);
+    assert.strictEqual(view.badge, undefined);
     const ticked = provider.getTreeItem(await featureNode('F002'));
     assert.strictEqual(typeof ticked.checkboxState === 'object' ? ticked.checkboxState.state : ticked.checkboxState, vscode.TreeItemCheckboxState.Checked);
   });
@@ -230,7 +234,8 @@ suite('multi-session: initialize, Features view, resume', () => {
     const list = features(await read('features.json')).map((f) => ({ ...f, passes: true }));
     await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode(JSON.stringify(list)));
     await headerSays('3 / 3 passing');
-    assert.strictEqual(view.badge, undefined, 'no badge when everything passes');
+    assert.strictEqual(view.badge, undefined);
+    assert.strictEqual(api.multiSession.features.provider.getTreeItem((await featureNodes())[0]).label, 'Every feature passes');
 
     await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode('[{"id": "F001",'));
     await waitFor('a message item for invalid JSON', async () => ((await featureNodes())[0]?.kind === 'message' ? true : undefined));
@@ -252,6 +257,7 @@ suite('multi-session: initialize, Features view, resume', () => {
     ]);
     const result = await initialize({ goal: 'A todo app with add and list.', draftWithClaude: true });
     assert.deepStrictEqual(result?.written, ['features', 'startup', 'progress']);
+    assert.deepStrictEqual(result?.draft, { added: 2, finished: true, message: 'Claude added 2 features.' });
 
     assert.strictEqual(server.requests.length, 4);
     const prompt = firstUserText(server.requests[0]);
@@ -264,6 +270,60 @@ suite('multi-session: initialize, Features view, resume', () => {
     // Then the checklist is shown to the user.
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri('features.json').toString());
     await headerSays('0 / 2 passing');
+  });
+
+  test('Initialize with a Claude draft that is cut off at max_tokens reports that nothing was added, not a draft', async () => {
+    const server = await serve([
+      { content: [{ type: 'tool_use', input: { command: 'view', path: '/memories/features.json' } }] },
+      { content: [{ type: 'text', text: 'Here is my plan for the features: first' }], stop_reason: 'max_tokens' },
+    ]);
+    const result = await initialize({ goal: 'A todo app.', draftWithClaude: true });
+    assert.strictEqual(server.requests.length, 2);
+    assert.deepStrictEqual(features(await read('features.json')), [], 'features.json is still []');
+    assert.strictEqual(result?.draft?.added, 0);
+    assert.strictEqual(result?.draft?.finished, false);
+    assert.strictEqual(result?.draft?.message, "Claude's draft added no features. The draft was cut off at max_tokens before Claude finished (see the chat).");
+    const error = api.chat.snapshot().entries.find((e) => e.kind === 'error');
+    assert.ok(error && error.kind === 'error' && /cut off at max_tokens/.test(error.message), 'the chat shows the cut-off as an error');
+  });
+
+  test('Initialize with a Claude draft that Claude refuses says so', async () => {
+    await serve([{ content: [{ type: 'text', text: 'I' }], stop_reason: 'refusal' }]);
+    const result = await initialize({ goal: 'A todo app.', draftWithClaude: true });
+    assert.strictEqual(result?.draft?.message, "Claude's draft added no features. Claude declined to draft the features.");
+  });
+
+  test('inline code in feature texts shows without backticks in the tree, and as code in tooltips', async () => {
+    const list = [{ id: 'F001', category: 'functional', description: 'run `todo add milk`', steps: ['type `todo list`'], passes: false }];
+    await vscode.workspace.fs.createDirectory(primaryStore(api).rootUri);
+    await vscode.workspace.fs.writeFile(uri('features.json'), new TextEncoder().encode(JSON.stringify(list)));
+    await headerSays('0 / 1 passing');
+    const provider = api.multiSession.features.provider;
+    const node = await featureNode('F001');
+    const item = provider.getTreeItem(node);
+    assert.strictEqual(item.label, 'run todo add milk');
+    assert.ok(item.tooltip instanceof vscode.MarkdownString);
+    assert.match(item.tooltip.value, /`todo add milk`/, `code stays code in the tooltip: ${item.tooltip.value}`);
+    assert.doesNotMatch(item.tooltip.value, /\\`/, 'no escaped (literal) backticks');
+    const [step] = await provider.getChildren(node);
+    assert.strictEqual(provider.getTreeItem(step).label, '1. type todo list');
+    assert.strictEqual(provider.getTreeItem((await featureNodes())[0]).label, 'Next: F001 · run todo add milk');
+  });
+
+  test('removing the memory folder empties the Features view, and a stale click says why instead of failing', async () => {
+    await initialize({ goal: GOAL, draftWithClaude: false });
+    await headerSays('0 / 3 passing');
+    const stale = api.multiSession.features.provider.getTreeItem(await featureNode('F002')).command;
+    assert.ok(stale?.command);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    await vscode.workspace.fs.delete(primaryStore(api).rootUri, { recursive: true, useTrash: false });
+    await waitFor('the Features view to empty', async () => ((await featureNodes()).length === 0 && api.multiSession.features.view.description === undefined ? true : undefined));
+
+    const opened = await vscode.commands.executeCommand(stale.command, ...(stale.arguments ?? []));
+    assert.strictEqual(opened, false, 'a clear message, not an editor on a missing file');
+    assert.strictEqual(vscode.window.activeTextEditor, undefined);
+    assert.strictEqual(vscode.window.tabGroups.all.flatMap((g) => g.tabs).length, 0, 'no error editor either');
   });
 
   test('two sessions: initialize, then Resume flips one feature, appends progress, and a deletion comes back as is_error', async () => {

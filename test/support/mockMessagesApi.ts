@@ -220,6 +220,12 @@ function validate(body: Record<string, unknown>, headers: http.IncomingHttpHeade
   if (messages.length === 0 || messages[0].role !== 'user') return 'messages: the first message must use the "user" role';
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
+    // The API's own rules for content: an empty message, or a blank text block, is refused.
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : Array.isArray(m.content) ? (m.content as Array<{ type: string; text?: string }>) : [];
+    if (blocks.length === 0 && !(m.role === 'assistant' && i === messages.length - 1)) {
+      return `messages.${i}: all messages must have non-empty content except for the optional final assistant message`;
+    }
+    if (blocks.some((b) => b.type === 'text' && (b.text ?? '').trim() === '')) return `messages.${i}: text content blocks must contain non-whitespace text`;
     if (m.role !== 'assistant' || !Array.isArray(m.content)) continue;
     const ids = (m.content as Array<{ type: string; id?: string }>).filter((b) => b.type === 'tool_use').map((b) => b.id);
     if (ids.length === 0) continue;

@@ -1,5 +1,5 @@
 /** `claude-memory mcp`: the workspace memory as an MCP server on stdin/stdout. */
-import type { MemoryEngineOptions } from '../../core/memory/options';
+import type { NodeMemoryEngineOptions } from '../../platform/node/nodeMemoryEngine';
 import { CLI_NAME, PACKAGE_NAME, parseOptions, parsePositiveInteger, readVersion, startCommand } from '../args';
 import { oneLine, type CliIo } from '../exec';
 import { LineTransport } from './lineTransport';
@@ -7,7 +7,7 @@ import { createMemoryServer } from './memoryServer';
 import { openCliStore } from './openStore';
 import { watchStore } from './storeWatcher';
 
-export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [--max-file-bytes N] [--no-redact]
+export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [--max-file-bytes N] [--no-redact] [--no-guards]
 
 Serves DIR/.claude-memories (created if missing) to any MCP client over stdio: one tool,
 workspace_memory (the memory tool's commands), and the memory files as resources
@@ -19,6 +19,7 @@ Options:
   -w, --workspace DIR     Workspace folder (default: the current folder).
       --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
       --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
+      --no-guards         Let writes change features.json and progress.md freely.
   -h, --help              Show this help.
 `;
 
@@ -61,9 +62,10 @@ function parseMcpArgs(argv: string[]) {
     workspace: { type: 'string', short: 'w' },
     'max-file-bytes': { type: 'string' },
     'no-redact': { type: 'boolean' },
+    'no-guards': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
-  const engineOptions: Partial<MemoryEngineOptions> = {};
+  const engineOptions: NodeMemoryEngineOptions = { guards: values['no-guards'] !== true };
   if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
   if (values['no-redact']) engineOptions.redactSecrets = false;
   return { help: values.help === true, workspace: values.workspace, engineOptions };

@@ -1,13 +1,12 @@
 /**
- * The engine `claude-memory mcp` serves, built exactly as `claude-memory exec` builds its own
- * (Node file system on <workspace>/.claude-memories, root created first, the same engine options:
- * size cap, redaction, no write guards). Kept to this one function so it can be pointed at the
- * CLI's shared engine factory (with the cross-process store lock) once that exists.
+ * The engine `claude-memory mcp` serves: built by the same factory as `claude-memory exec` and
+ * `run` (Node file system on <workspace>/.claude-memories, the cross-process store lock, the
+ * checklist guards unless turned off, exec's size cap and redaction options), root created first.
  */
 import * as path from 'node:path';
-import { MemoryEngine } from '../../core/memory';
-import type { MemoryEngineOptions } from '../../core/memory/options';
-import { NodeMemoryFileSystem } from '../../platform/node/nodeFileSystem';
+import type { MemoryEngine } from '../../core/memory';
+import type { NodeMemoryFileSystem } from '../../platform/node/nodeFileSystem';
+import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../../platform/node/nodeMemoryEngine';
 import { STORE_FOLDER } from '../exec';
 
 export interface CliStore {
@@ -18,10 +17,10 @@ export interface CliStore {
 }
 
 /** Throws the file system's error when the store folder cannot be created or used. */
-export async function openCliStore(workspace: string, engineOptions: Partial<MemoryEngineOptions>): Promise<CliStore> {
+export async function openCliStore(workspace: string, engineOptions: NodeMemoryEngineOptions): Promise<CliStore> {
   const root = path.join(workspace, STORE_FOLDER);
-  const fs = new NodeMemoryFileSystem(root);
+  const { fs, engine } = createNodeMemoryEngine(root, engineOptions);
   // As exec: the root exists before the first call, so `view /memories` works.
   await fs.createDirectory('');
-  return { root, fs, engine: new MemoryEngine(fs, engineOptions) };
+  return { root, fs, engine };
 }

@@ -11,7 +11,9 @@ export function watchStore(root: string, onChange: () => void, onError: (e: unkn
   let timer: ReturnType<typeof setTimeout> | undefined;
   let watcher: fs.FSWatcher;
   try {
-    watcher = fs.watch(root, { recursive: true, persistent: false }, () => {
+    watcher = fs.watch(root, { recursive: true, persistent: false }, (_event, name) => {
+      // Hidden entries are not resources: the store lock in .meta changes on every call.
+      if (typeof name === 'string' && name.split(/[\\/]/).some((part) => part.startsWith('.'))) return;
       if (timer) clearTimeout(timer);
       timer = setTimeout(() => {
         timer = undefined;

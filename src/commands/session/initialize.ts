@@ -4,18 +4,22 @@
  * if the user wants, lets Claude draft the feature list before anything else happens.
  */
 import * as vscode from 'vscode';
-import { isFsError, writeAtomically } from '../../core/memory';
 import { buildInitialMemory } from '../../core/session/initialMemory';
 import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFiles';
+import { reportDraft, type DraftReport } from '../../core/session/draftReport';
 import { isoDate, quoteBlock, renderTemplate } from '../../core/session/templates';
 import type { MemoryStore } from '../../platform/memoryStores';
 import type { ExtensionServices } from '../../platform/services';
+import { COMMANDS, focusViewCommand, VIEWS } from '../../platform/ids';
 import type { ChatSendResult } from '../../webviews/chatController';
-import { ASK_COMMAND, type AskArgs } from '../ask';
+import type { AskArgs } from '../ask';
 import { askProjectGoal } from './goalInput';
-import { openSessionFile, pickStore, sessionFileExists } from './storeFiles';
+import { openSessionFile, readSessionFile, sessionFileExists } from '../../platform/sessionFiles';
+import { pickStore } from './pickStore';
 import { readTemplate } from './templateFiles';
 import { readWorkspaceRootFiles } from './workspaceFiles';
+
+const FEATURES_FOCUS_COMMAND = focusViewCommand(VIEWS.features);
 
 /**
  * Optional answers, for callers that already know them (tests, other commands). Each one given
@@ -30,6 +34,8 @@ export interface InitializeArgs {
 export interface InitializeResult {
   folder: vscode.Uri;
   written: SessionFileKey[];
+  /** What Claude's draft changed, when the user asked for one. */
+  draft?: DraftReport;
 }
 
 export async function initializeProjectMemory(
@@ -66,7 +72,7 @@ export async function initializeProjectMemory(
     templates: { progress: progressTemplate, startup: startupTemplate },
   });
 
-  await store.fs.createDirectory('');
+  await store.engine.ensureRoot();
   const written: SessionFileKey[] = [];
   for (const file of files) {
     // Never overwrite memory that appeared meanwhile: checked right before each write, and the
@@ -80,17 +86,17 @@ export async function initializeProjectMemory(
   }
   log.info(`initialized ${written.map((k) => SESSION_FILES[k]).join(', ')} in folder "${store.folder.name}"`);
 
-  const drafted = draftWithClaude && (await draftFeaturesWithClaude(extensionUri, goal, store.folder.uri));
-  await vscode.commands.executeCommand('claudeMemory.features.focus');
+  const draft = draftWithClaude ? await draftFeaturesWithClaude(extensionUri, goal, store) : undefined;
+  await vscode.commands.executeCommand(FEATURES_FOCUS_COMMAND);
   await openSessionFile(store, 'features');
-  void vscode.window.showInformationMessage(
-    drafted
-      ? 'Project memory initialized and Claude drafted the features. Review features.json, then run "Resume Session" to start working.'
-      : draftWithClaude
-        ? 'Project memory initialized, but Claude could not draft the features (see the chat). Add features to features.json, or ask Claude to draft them once the chat works.'
-        : 'Project memory initialized. Review the feature checklist (features.json), then run "Resume Session" to start working.',
-  );
-  return { folder: store.folder.uri, written };
+  if (!draft) {
+    void vscode.window.showInformationMessage('Project memory initialized. Review the feature checklist (features.json), then run "Resume Session" to start working.');
+  } else if (draft.finished && draft.added > 0) {
+    void vscode.window.showInformationMessage(`Project memory initialized. ${draft.message} Review features.json, then run "Resume Session" to start working.`);
+  } else {
+    void vscode.window.showWarningMessage(`Project memory initialized. ${draft.message} Add features to features.json, or ask Claude in the chat to draft them.`);
+  }
+  return { folder: store.folder.uri, written, draft };
 }
 
 async function existingSessionFiles(store: MemoryStore): Promise<SessionFileKey[]> {
@@ -106,10 +112,10 @@ function offerExistingMemory(store: MemoryStore, existing: SessionFileKey[]): vo
     .showWarningMessage(`Project memory already exists in "${store.folder.name}" (${names}); it was not overwritten.`, 'Open It', 'Resume Session')
     .then(async (choice) => {
       if (choice === 'Open It') {
-        await vscode.commands.executeCommand('claudeMemory.features.focus');
+        await vscode.commands.executeCommand(FEATURES_FOCUS_COMMAND);
         await openSessionFile(store, existing.includes('progress') ? 'progress' : existing[0]);
       } else if (choice === 'Resume Session') {
-        await vscode.commands.executeCommand('claudeMemory.resume', { folder: store.folder.uri });
+        await vscode.commands.executeCommand(COMMANDS.resume, { folder: store.folder.uri });
       }
     });
 }
@@ -125,21 +131,17 @@ async function askDraftWithClaude(): Promise<boolean | undefined> {
   return picked?.draft;
 }
 
-/** True when the initializer conversation ran to its end. */
-async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, folder: vscode.Uri): Promise<boolean> {
+/** Runs the initializer conversation in the chat and reports what it changed in features.json. */
+async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, store: MemoryStore): Promise<DraftReport> {
   const template = await readTemplate(extensionUri, 'initializer-prompt.md');
   const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
-  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, { prompt, folder } satisfies AskArgs);
-  return result?.started === true && result.outcome.ok;
+  const before = await readSessionFile(store, 'features');
+  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(COMMANDS.ask, { prompt, folder: store.folder.uri } satisfies AskArgs);
+  const after = await readSessionFile(store, 'features');
+  return reportDraft(before, after, result ?? { started: false, reason: 'the chat did not take the prompt.' });
 }
 
-/** Writes a new file atomically; false when something already exists there. */
-async function createAtomically(store: MemoryStore, path: string, text: string): Promise<boolean> {
-  try {
-    await writeAtomically(store.fs, path, new TextEncoder().encode(text), false);
-    return true;
-  } catch (e) {
-    if (isFsError(e, 'FileExists')) return false;
-    throw e;
-  }
+/** A new file through the engine's writer (its queue and store lock, never replacing); false when something is there. */
+function createAtomically(store: MemoryStore, path: string, text: string): Promise<boolean> {
+  return store.engine.createFile(path, new TextEncoder().encode(text));
 }

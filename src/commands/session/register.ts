@@ -5,7 +5,9 @@
 import * as vscode from 'vscode';
 import type { ExtensionServices } from '../../platform/services';
 import { registerFeaturesView, type FeaturesViewApi } from '../../views/featuresView';
+import { COMMANDS } from '../../platform/ids';
 import { initializeProjectMemory, type InitializeArgs } from './initialize';
+import { openFeature } from './openFeature';
 import { resumeSession, type ResumeArgs } from './resume';
 
 /** What the extension's API exposes of the multi-session feature (tests drive the view through it). */
@@ -16,9 +18,9 @@ export interface MultiSessionApi {
 export function registerMultiSession(context: vscode.ExtensionContext, services: ExtensionServices): MultiSessionApi {
   const log = services.logger('session');
   // Commands run from the palette, a tree item or another command; a failure is shown once, not thrown into the void.
-  const guarded = <R>(what: string, run: (args: unknown) => Promise<R>) => async (args?: unknown) => {
+  const guarded = <R>(what: string, run: (args: unknown, more?: unknown) => Promise<R>) => async (args?: unknown, more?: unknown) => {
     try {
-      return await run(args);
+      return await run(args, more);
     } catch (e) {
       log.error(e instanceof Error ? e : String(e));
       void vscode.window.showErrorMessage(`${what} failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -29,12 +31,16 @@ export function registerMultiSession(context: vscode.ExtensionContext, services:
   context.subscriptions.push(
     features.disposable,
     vscode.commands.registerCommand(
-      'claudeMemory.initialize',
+      COMMANDS.initialize,
       guarded('Initializing project memory', (args) => initializeProjectMemory(context.extensionUri, services, commandArgs(args))),
     ),
     vscode.commands.registerCommand(
-      'claudeMemory.resume',
+      COMMANDS.resume,
       guarded('Resuming the session', (args) => resumeSession(context.extensionUri, services, commandArgs(args))),
+    ),
+    vscode.commands.registerCommand(
+      COMMANDS.openFeature,
+      guarded('Opening the feature', (folder, id?: unknown) => openFeature(services, folder, id)),
     ),
   );
   return { features: features.api };

@@ -6,8 +6,10 @@
 import * as vscode from 'vscode';
 import { renderSessionRoutine } from '../../core/session/sessionRoutine';
 import type { ExtensionServices } from '../../platform/services';
-import { ASK_COMMAND, type AskArgs } from '../ask';
-import { pickStore, readSessionFile, sessionFileExists } from './storeFiles';
+import { COMMANDS } from '../../platform/ids';
+import type { AskArgs } from '../ask';
+import { readSessionFile, sessionFileExists } from '../../platform/sessionFiles';
+import { pickStore } from './pickStore';
 import { readTemplate } from './templateFiles';
 
 export interface ResumeArgs {
@@ -23,7 +25,7 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
     // Not awaited: nothing is sent either way, and the offer may be answered later.
     void vscode.window
       .showInformationMessage(`"${store.folder.name}" has no project memory yet (progress.md, features.json).`, 'Initialize Project Memory')
-      .then((choice) => choice && vscode.commands.executeCommand('claudeMemory.initialize', { folder: store.folder.uri }));
+      .then((choice) => choice && vscode.commands.executeCommand(COMMANDS.initialize, { folder: store.folder.uri }));
     return undefined;
   }
   const message = renderSessionRoutine({
@@ -33,6 +35,6 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
   // The chat switches to this folder's memory (a new session if it was using another folder).
-  await vscode.commands.executeCommand(ASK_COMMAND, { prompt: message, folder: store.folder.uri } satisfies AskArgs);
+  await vscode.commands.executeCommand(COMMANDS.ask, { prompt: message, folder: store.folder.uri } satisfies AskArgs);
   return message;
 }

@@ -16,6 +16,14 @@ export type AgentErrorKind =
   | 'network'
   | 'stream'
   | 'max_turns'
+  /** The last response was cut off at max_tokens: the answer is incomplete. */
+  | 'max_tokens'
+  /** The last response was cut off because the conversation filled the context window. */
+  | 'context_window'
+  /** Claude declined to answer (stop_reason `refusal`); the send was taken out of the history. */
+  | 'refusal'
+  /** Claude's response had no content at all (and nothing else happened in this send). */
+  | 'empty_response'
   | 'cancelled'
   | 'unknown';
 
@@ -70,7 +78,7 @@ export type AgentEventListener = (event: AgentEvent) => void;
 
 /** What `AgentSession.send()` resolves to; it never rejects. */
 export interface AgentOutcome {
-  /** True when the model finished its answer (no error, not cancelled). */
+  /** True when the model finished its answer: not cut off, refused, empty, failed or cancelled. */
   ok: boolean;
   /** The last response's stop_reason, or null when no response completed. */
   stop_reason: string | null;

@@ -7,6 +7,9 @@
  * - Tool calls of one turn run one at a time in the model's order (toolCalls.ts); their results go
  *   back in one user message. Calls in a response that stopped for another reason (max_tokens cut
  *   them off) are answered with an error result, not run.
+ * - Stop reasons (stopReasons.ts): `max_tokens` without a call, `refusal` and an empty first
+ *   response end the send with their own error kind, never as a finished answer. An empty
+ *   response is never added to the history; a refused send is taken out of it.
  * - Full history every request, no server-held thread (see request.ts for why).
  * - History stays valid for the next `send()` whatever happens: a send that got no complete
  *   response leaves the history exactly as before (so re-sending the prompt does not duplicate it);
@@ -26,14 +29,27 @@ import { emptyUsage } from './events';
 import type { AgentEvent, AgentEventListener, AgentOutcome, AgentUsage } from './events';
 import type { AgentLogger, AgentOptions } from './options';
 import { buildRequest } from './request';
+import { keptContent, turnEnding } from './stopReasons';
 import { runToolCalls, toolUsesOf, unrunToolResults } from './toolCalls';
 
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_STREAM_RETRIES = 2;
 
+interface LoopState {
+  /** Model responses completed in this send. */
+  turns: number;
+  /** Of those, the ones kept in the history (not empty). */
+  kept: number;
+  stopReason: string | null;
+}
+
 /** Thrown inside the loop to end a send with a given failure. */
 class SendFailed extends Error {
-  constructor(readonly failure: AgentFailure) {
+  /** `rollback`: the history goes back to what it was before the send (a refused prompt is not kept). */
+  constructor(
+    readonly failure: AgentFailure,
+    readonly rollback = false,
+  ) {
     super(failure.message);
   }
 }
@@ -66,7 +82,7 @@ export class AgentSession {
   async send(prompt: string, onEvent: AgentEventListener, signal?: AbortSignal): Promise<AgentOutcome> {
     const emit = this.safeEmitter(onEvent);
     const usage = emptyUsage();
-    const state = { turns: 0, stopReason: null as string | null };
+    const state: LoopState = { turns: 0, kept: 0, stopReason: null };
     const finish = (failure?: AgentFailure): AgentOutcome => {
       if (failure) {
         const message = redact(failure.message, this.options.apiKey);
@@ -92,7 +108,7 @@ export class AgentSession {
       return finish();
     } catch (error) {
       const failure = error instanceof SendFailed ? error.failure : this.failureOf(error, signal);
-      if (state.turns === 0) this.messages.splice(0, this.messages.length, ...snapshot);
+      if (state.turns === 0 || (error instanceof SendFailed && error.rollback)) this.messages.splice(0, this.messages.length, ...snapshot);
       return finish(failure);
     } finally {
       this.busy = false;
@@ -102,7 +118,7 @@ export class AgentSession {
   private async loop(
     emit: AgentEventListener,
     usage: AgentUsage,
-    state: { turns: number; stopReason: string | null },
+    state: LoopState,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     for (;;) {
@@ -112,16 +128,32 @@ export class AgentSession {
       state.turns += 1;
       state.stopReason = message.stop_reason;
       this.report(message, usage, emit);
-      this.messages.push({ role: 'assistant', content: message.content as BetaContentBlockParam[] });
-
       const toolUses = toolUsesOf(message);
-      if (toolUses.length > 0 && message.stop_reason !== 'tool_use') {
+      // An empty response never enters the history: the API would refuse the next request.
+      const content = keptContent(message.content);
+      const ending = turnEnding({
+        stopReason: message.stop_reason,
+        hasToolUses: toolUses.length > 0,
+        empty: content.length === 0,
+        earlierResponses: state.kept > 0,
+        maxTokens: this.options.maxTokens,
+      });
+      if (content.length > 0) {
+        this.messages.push({ role: 'assistant', content });
+        state.kept += 1;
+      }
+      if (ending.next === 'fail') {
+        emit({ type: 'turn_end', stop_reason: message.stop_reason });
+        throw new SendFailed(ending.failure, ending.rollback);
+      }
+
+      if (ending.next === 'answer_unrun') {
         // Cut off mid-call: answer the calls without running them and let the model go on.
         this.messages.push({ role: 'user', content: unrunToolResults(toolUses, message.stop_reason) });
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         continue;
       }
-      if (toolUses.length > 0) {
+      if (ending.next === 'run_tools') {
         const batch = await runToolCalls(toolUses, this.options.memory, emit, signal, (m) => this.log.error(`[agent] ${m}`));
         this.messages.push({ role: 'user', content: batch.results });
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
@@ -130,7 +162,7 @@ export class AgentSession {
       }
       emit({ type: 'turn_end', stop_reason: message.stop_reason });
       // pause_turn: the API paused a long turn; sending the conversation back lets it continue.
-      if (message.stop_reason === 'pause_turn') continue;
+      if (ending.next === 'continue') continue;
       return;
     }
   }

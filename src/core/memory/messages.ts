@@ -87,6 +87,8 @@ export const messages = {
   symlink: (path: string) =>
     `Error: The path ${path} is or passes through a symbolic link; the memory tool does not follow links.`,
   notAFile: (path: string) => `Error: The path ${path} is not a regular file.`,
+  metaFolder: (shown: string) =>
+    `Error: The path ${shown} is inside /memories/.meta, the memory store's private folder (its lock); the memory tool cannot view or change anything there.`,
 
   // ---- limits
   fileTooLarge: (path: string, size: string, limit: string) =>
@@ -109,6 +111,10 @@ export const messages = {
   emptyOldStr: 'Error: Parameter `old_str` of command `str_replace` must not be empty.',
 
   // ---- operational
+  storeBusy: (seconds: number) =>
+    `Error: The memory store is busy: another program writing to it (another VS Code window, a claude-memory command) held its lock for ${seconds} s. Nothing was changed; try the same call again in a moment.`,
+  changedMeanwhile: (path: string) =>
+    `Error: ${path} was changed by someone else while this edit was being made, twice in a row. Nothing was written; view the file again and redo the edit.`,
   cancelled: 'Error: The memory operation was cancelled before it started; nothing was changed.',
   fsFailure: (path: string, reason: string) => `Error: The memory store could not complete the operation on ${path}: ${reason}.`,
   internal: (command: string) => `Error: The memory tool failed unexpectedly while running \`${command}\`.`,

@@ -1,3 +1,4 @@
+import { NO_STORE_LOCK, type StoreLock } from './storeLock';
 import type { WriteGuard } from './types';
 
 /** Tunables of one MemoryEngine. Every field has a safe default (DEFAULT_MEMORY_ENGINE_OPTIONS). */
@@ -12,6 +13,11 @@ export interface MemoryEngineOptions {
   createPolicy: 'error' | 'overwrite';
   /** Text views (files and listings) longer than this many characters are cut at a line boundary. */
   viewCharLimit: number;
+  /**
+   * Held around every operation that changes the store, so that engines in other processes on
+   * the same store wait for it; the default is no cross-process lock (in-memory stores, tests).
+   */
+  storeLock: StoreLock;
   /** Rules consulted before any change to the files they list. */
   writeGuards: WriteGuard[];
   /**
@@ -32,6 +38,7 @@ export const DEFAULT_MEMORY_ENGINE_OPTIONS: Readonly<MemoryEngineOptions> = Obje
   createPolicy: 'error',
   viewCharLimit: 16000,
   writeGuards: [],
+  storeLock: NO_STORE_LOCK,
   quotaRecheckMs: 60_000,
   now: () => Date.now(),
   onInternalError: () => undefined,

@@ -15,6 +15,7 @@
  *   `%252e`), names ending in a dot or space (Windows drops those, creating aliases), names of
  *   more than 255 UTF-8 bytes, paths over 1024 characters, and the engine's own temporary-file
  *   prefix.
+ * - Anything in the store's private `.meta` folder (the lock) is refused, whatever the command.
  */
 import { MemoryError } from './errors';
 import { messages } from './messages';
@@ -24,6 +25,11 @@ export const MAX_PATH_CHARS = 1024;
 export const MAX_NAME_BYTES = 255;
 /** Prefix of the hidden temporary files of atomic writes; the model may never name one. */
 export const TEMP_NAME_PREFIX = '.~tmp-';
+/**
+ * The store's private folder (`<store>/.meta`: the cross-process lock, its own .gitignore). No
+ * command may name anything in it: hidden names are never listed, and any path into it is refused.
+ */
+export const META_FOLDER = '.meta';
 
 export interface MemoryPath {
   /** Canonical `/memories/...` form, used in every message. */
@@ -81,6 +87,10 @@ export function parseMemoryPath(raw: unknown, param = 'path'): MemoryPath {
     if (segment.toLowerCase().startsWith(TEMP_NAME_PREFIX)) {
       throw new MemoryError(messages.reservedName(shown));
     }
+  }
+  // Folded: on a case-insensitive disk `/memories/.META` is the same folder.
+  if (segments.length > 0 && segments[0].normalize('NFC').toLowerCase() === META_FOLDER) {
+    throw new MemoryError(messages.metaFolder(shown));
   }
   const rel = segments.join('/');
   return { rel, display: displayOf(rel), isRoot: rel === '' };

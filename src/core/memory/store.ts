@@ -5,10 +5,10 @@
  * and writes atomically through a hidden temporary file in the same folder.
  */
 import { writeAtomically } from './atomicWrite';
-import { MemoryError } from './errors';
+import { ChangedMeanwhileError, MemoryError } from './errors';
 import { FileType, isFsError, type FileStat, type MemoryFileSystem } from './fileSystem';
 import { FS_ERROR_REASONS, messages } from './messages';
-import { displayOf, joinRel } from './paths';
+import { displayOf, joinRel, META_FOLDER } from './paths';
 
 export type Inspection =
   | { kind: 'file'; stat: FileStat }
@@ -77,9 +77,34 @@ export class SafeStore {
   /**
    * Writes through `<folder>/.~tmp-<random>` then renames over the target, so a reader or a crash
    * never sees half a file. With `overwrite: false` an existing target fails with FileExists.
+   * With `expected` (the bytes an edit read), the target is read again right before the rename and
+   * a difference throws ChangedMeanwhileError: a writer outside our lock (an editor, git, a host
+   * without a cross-process lock) never has its change silently replaced.
    */
-  async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean): Promise<void> {
-    await this.call(rel, () => writeAtomically(this.fs, rel, content, overwrite));
+  async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean, expected?: Uint8Array): Promise<void> {
+    const check = expected && (() => this.assertUnchanged(rel, expected));
+    await this.call(rel, () => writeAtomically(this.fs, rel, content, overwrite, check));
+  }
+
+  /** An atomic write that never replaces anything: false when the target exists (left as it is). */
+  async writeNew(rel: string, content: Uint8Array): Promise<boolean> {
+    try {
+      await writeAtomically(this.fs, rel, content, false);
+      return true;
+    } catch (e) {
+      if (isFsError(e, 'FileExists')) return false;
+      throw this.translate(rel, e);
+    }
+  }
+
+  private async assertUnchanged(rel: string, expected: Uint8Array): Promise<void> {
+    let now: Uint8Array | undefined;
+    try {
+      now = await this.fs.readFile(rel);
+    } catch (e) {
+      if (!isFsError(e, 'FileNotFound')) throw e;
+    }
+    if (now === undefined || !sameBytes(now, expected)) throw new ChangedMeanwhileError(messages.changedMeanwhile(displayOf(rel)));
   }
 
   /**
@@ -93,6 +118,8 @@ export class SafeStore {
       for (const [name, type] of entries) {
         if (type & FileType.SymbolicLink) continue;
         const childRel = joinRel(dir, name);
+        // The store's private folder (its lock) is not memory: never counted, never listed.
+        if (childRel === META_FOLDER) continue;
         if (type & FileType.Directory) {
           const descend = await visit({ rel: childRel, name, depth, type: 'directory' });
           if (descend !== false && depth < maxDepth) await recurse(childRel, depth + 1);
@@ -146,4 +173,10 @@ export class SafeStore {
     if (isFsError(e)) return new MemoryError(messages.fsFailure(displayOf(rel), FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
     return e;
   }
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -46,6 +46,11 @@ export class GuardChecker {
     return this.byKey.size === 0;
   }
 
+  /** Whether a content change of `rel` is judged by any guard. */
+  protects(rel: string): boolean {
+    return this.byKey.has(foldKey(rel));
+  }
+
   /** A content change of one file (create/overwrite, str_replace, insert). */
   async checkWrite(command: MemoryCommandName, rel: string, before: string | undefined, after: string): Promise<void> {
     const entry = this.byKey.get(foldKey(rel));

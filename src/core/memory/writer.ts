@@ -1,6 +1,11 @@
 /**
  * The single write path for text: redaction → per-file cap → write guards → quota → atomic
  * write. Every check runs before anything touches the store, so a refused write changes nothing.
+ * The guards judge like with like: the text that will really be written (redacted) against the
+ * current text redacted the same way. Otherwise one secret-looking string anywhere in an earlier
+ * entry (the user's goal, pasted by hand) would make every later append look like a rewrite of
+ * history; with both sides redacted, the only difference is what the agent changed, and the
+ * earlier secret leaves the disk with this write.
  */
 import type { CommandContext } from './context';
 import { MemoryError } from './errors';
@@ -22,6 +27,8 @@ export interface TextWrite {
   bom: boolean;
   /** Whether the target may already exist (false: a racing file makes the write fail). */
   overwrite: boolean;
+  /** The bytes the command read: the write is abandoned if the file no longer holds them. */
+  expected?: Uint8Array;
   /** Folder to create first (create into a new folder); created only once every check passed. */
   createParent?: boolean;
 }
@@ -49,14 +56,17 @@ export async function writeText(ctx: CommandContext, write: TextWrite): Promise<
       messages.fileTooLarge(displayOf(write.rel), ...formatSizePair(bytes.length, ctx.options.maxFileBytes)),
     );
   }
-  await ctx.guards.checkWrite(write.command, write.rel, write.before, text);
+  if (ctx.guards.protects(write.rel)) {
+    const before = write.before !== undefined && ctx.options.redactSecrets ? redactSecrets(write.before).text : write.before;
+    await ctx.guards.checkWrite(write.command, write.rel, before, text);
+  }
   const delta = bytes.length - write.beforeBytes;
   await ctx.quota.assertRoomFor(delta);
   try {
     // Only when missing: some hosts' createDirectory refuses an existing folder.
     const parent = parentOf(write.rel);
     if (write.createParent && (await ctx.store.inspect(parent)).kind === 'missing') await ctx.store.ensureDirectory(parent);
-    await ctx.store.writeAtomic(write.rel, bytes, write.overwrite);
+    await ctx.store.writeAtomic(write.rel, bytes, write.overwrite, write.expected);
   } catch (e) {
     ctx.quota.invalidate();
     throw e;

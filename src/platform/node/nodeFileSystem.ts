@@ -151,6 +151,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     try {
       this.confineParent('rename', source);
       this.confineParent('rename', target);
+      if (!options.overwrite && (await this.linkExclusive(from, to))) return;
       const existing = lstatOrUndefined(to);
       if (existing && !options.overwrite) throw toFsError({ code: 'EEXIST' }, 'rename', target);
       if (existing && (existing.isDirectory() || meta.lstat(from).isDirectory())) {
@@ -161,6 +162,27 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     } catch (e) {
       throw toFsError(e, 'rename', source);
     }
+  }
+
+  /**
+   * A file moved to a name that must not exist, atomically: link(2) fails with EEXIST if anything
+   * is there, where a check then rename would let two processes both "create" the same file.
+   * False (nothing done) for a folder or on a file system without hard links; the caller then
+   * checks and renames, which the store lock keeps safe among our own writers.
+   */
+  private async linkExclusive(from: string, to: string): Promise<boolean> {
+    if (!meta.lstat(from).isFile()) return false;
+    try {
+      await fsp.link(from, to);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV' || code === 'ENOSYS' || code === 'EMLINK') return false;
+      throw e;
+    }
+    // Both names hold the file now; dropping the old one completes the move (a crash right here
+    // leaves the old name too, never a half file: for a new file it is the hidden temp file).
+    await fsp.unlink(from);
+    return true;
   }
 
   async createDirectory(rel: string): Promise<void> {

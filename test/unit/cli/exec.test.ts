@@ -138,6 +138,56 @@ describe('claude-memory exec (process)', function () {
     assert.ok(!fs.existsSync(path.join(tmp, '.claude-memories/big.md')));
   });
 
+  describe('the checklist guards (on by default, --no-guards turns them off)', () => {
+    const features = JSON.stringify([{ id: 'F001', category: 'functional', description: 'ship', steps: [], passes: false }], null, 2) + '\n';
+    const seed = () => {
+      fs.mkdirSync(path.join(tmp, '.claude-memories'), { mode: 0o700 });
+      fs.writeFileSync(path.join(tmp, '.claude-memories/features.json'), features);
+      fs.writeFileSync(path.join(tmp, '.claude-memories/progress.md'), '# Progress\n\n## day 1\nstarted\n');
+    };
+    const edits = jsonl(
+      { command: 'str_replace', path: '/memories/features.json', old_str: '"passes": false', new_str: '"passes": true' },
+      { command: 'str_replace', path: '/memories/progress.md', old_str: 'started', new_str: 'finished everything' },
+      { command: 'delete', path: '/memories/features.json' },
+    );
+
+    it('by default: flipping passes is allowed, rewriting history and deleting the checklist are refused', async () => {
+      seed();
+      const r = await runCli(['exec'], edits, tmp);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(r.lines.map((l) => l.is_error), [false, true, true]);
+      assert.match(text(r.lines[1]), /progress\.md is append-only/);
+      assert.match(text(r.lines[2]), /features\.json is the project's feature checklist and cannot be deleted/);
+      assert.match(fs.readFileSync(path.join(tmp, '.claude-memories/features.json'), 'utf8'), /"passes": true/);
+      assert.match(fs.readFileSync(path.join(tmp, '.claude-memories/progress.md'), 'utf8'), /started/);
+    });
+
+    it('with --no-guards: all three run', async () => {
+      seed();
+      const r = await runCli(['exec', '--no-guards'], edits, tmp);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(r.lines.map((l) => l.is_error), [false, false, false], r.stdout);
+      assert.equal(fs.existsSync(path.join(tmp, '.claude-memories/features.json')), false);
+      assert.match(fs.readFileSync(path.join(tmp, '.claude-memories/progress.md'), 'utf8'), /finished everything/);
+    });
+
+    it('--help says so, for exec and run', async () => {
+      for (const command of ['exec', 'run']) {
+        const r = await runCli([command, '--help'], '', tmp);
+        assert.equal(r.code, 0);
+        assert.match(r.stdout, /applies the checklist guards by default/);
+        assert.match(r.stdout, /--no-guards\s+Turn off the checklist guards/);
+      }
+    });
+
+    it('keeps its lock in .claude-memories/.meta, ignored by git, and leaves no lock behind', async () => {
+      const r = await runCli(['exec'], jsonl({ command: 'create', path: '/memories/a.md', file_text: 'a' }), tmp);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fs.readFileSync(path.join(tmp, '.claude-memories/.meta/.gitignore'), 'utf8'), '*\n');
+      assert.deepEqual(fs.readdirSync(path.join(tmp, '.claude-memories/.meta')).sort(), ['.gitignore']);
+    });
+  });
+
   describe('usage and failures: exit codes, one-line messages, no stack traces', () => {
     const cases: { args: string[]; code: number; stream: 'stdout' | 'stderr'; match: RegExp }[] = [
       { args: [], code: 2, stream: 'stderr', match: /no command given[\s\S]*Usage: claude-memory/ },

@@ -187,11 +187,8 @@ describe('claude-memory mcp (MCP client over stdio)', function () {
     assert.equal((read.contents[0] as { text: string }).text, 'v2 by hand');
   });
 
-  // Needs the cross-process store lock (integrity branch): without it two processes' read-modify-
-  // write cycles on the same file interleave and lines get lost. Run with CLAUDE_MEMORY_STORE_LOCK=1
-  // once the lock is merged (the lead then drops this switch).
-  const withLock = process.env.CLAUDE_MEMORY_STORE_LOCK === '1' ? it : it.skip;
-  withLock('loses no line when another process writes the same file at the same time (needs the store lock)', async () => {
+  // The cross-process store lock makes the two processes' read-modify-write cycles take turns.
+  it('loses no line when another process writes the same file at the same time', async () => {
     server = await connectMcp(ws);
     await call(server, { command: 'create', path: '/memories/log.md', file_text: '' });
     const n = 40;

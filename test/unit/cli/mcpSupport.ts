@@ -30,11 +30,15 @@ export async function connectMcp(workspace: string, extra: string[] = []): Promi
   return { client, transport, stderr: () => stderr, close: () => client.close() };
 }
 
-/** Every file below `dir` with its content, for "the store is untouched" checks. */
+/**
+ * Every file below `dir` with its content, for "the store is untouched" checks; the store lock's
+ * own folder (.meta, made on the first write attempt) is not memory content.
+ */
 export function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   if (!fs.existsSync(dir)) return out;
   for (const rel of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    if (rel === '.meta' || rel.startsWith(`.meta${path.sep}`)) continue;
     const full = path.join(dir, rel);
     out[rel] = fs.statSync(full).isDirectory() ? '<dir>' : fs.readFileSync(full, 'utf8');
   }

@@ -42,6 +42,7 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     env: Record<string, string | undefined> = {},
     onStdout?: (child: import('node:child_process').ChildProcess) => void,
   ): Promise<Result> {
+    await server?.close();
     server = await startMockMessagesApi(script);
     const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: tmp };
     for (const [k, v] of Object.entries({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url, ...env })) if (v !== undefined) childEnv[k] = v;
@@ -90,6 +91,23 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     assert.equal(server!.requests.length, 1);
   });
 
+  it('exits 1 with a clear line when the answer is cut off at max_tokens, refused or empty', async () => {
+    const cut = await run([{ content: [{ type: 'text', text: 'The first half' }], stop_reason: 'max_tokens' }], ['--max-tokens', '32', 'explain']);
+    assert.equal(cut.code, 1);
+    assert.equal(cut.stdout, 'The first half\n');
+    assert.match(cut.stderr, /^claude-memory run: Claude's answer was cut off at max_tokens \(32 output tokens per response\)/);
+    assert.equal(cut.stderr.split('\n').filter(Boolean).length, 1);
+
+    const refused = await run([{ content: [{ type: 'text', text: 'I' }], stop_reason: 'refusal' }], ['something']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^claude-memory run: Claude declined to answer this request/);
+
+    const empty = await run([{ content: [] }], ['hello']);
+    assert.equal(empty.code, 1);
+    assert.equal(empty.stdout, '');
+    assert.match(empty.stderr, /^claude-memory run: Claude ended its turn without an answer/);
+  });
+
   it('fails with one line and no request when ANTHROPIC_API_KEY is missing', async () => {
     const r = await run(createThenAnswer, ['hi'], { ANTHROPIC_API_KEY: undefined });
     assert.equal(r.code, 1);
@@ -122,6 +140,24 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     });
     assert.equal(r.code, 130);
     assert.match(r.stderr, /^claude-memory run: Stopped: the request was cancelled/);
+  });
+
+  it('applies the checklist guards by default and not with --no-guards', async () => {
+    const store = path.join(workspace, '.claude-memories');
+    const deleteChecklist: MockTurn[] = [
+      { content: [{ type: 'tool_use', input: { command: 'delete', path: '/memories/features.json' } }] },
+      { content: [{ type: 'text', text: 'Done.' }] },
+    ];
+    for (const [args, kept] of [[[], true], [['--no-guards'], false]] as const) {
+      fs.mkdirSync(store, { recursive: true });
+      fs.writeFileSync(path.join(store, 'features.json'), '[]\n');
+      const r = await run(deleteChecklist, [...args, 'Clean up']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(fs.existsSync(path.join(store, 'features.json')), kept, `${args.join(' ') || 'default'}: ${r.stderr}`);
+      assert.match(r.stderr, kept ? /\[memory\] error: / : /\[memory\] deleted /);
+      await server?.close();
+      server = undefined;
+    }
   });
 
   it('exits 2 with usage on a missing prompt', async () => {

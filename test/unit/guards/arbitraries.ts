@@ -12,6 +12,9 @@ export const featureArb: fc.Arbitrary<Feature> = fc.record({
   passes: fc.boolean(),
 });
 
+/** A feature as the agent may append it: not passing yet. */
+export const newFeatureArb: fc.Arbitrary<Feature> = featureArb.map((f) => ({ ...f, passes: false }));
+
 export const featureListArb = (minLength = 0): fc.Arbitrary<Feature[]> =>
   fc.uniqueArray(featureArb, { selector: (f) => f.id, minLength, maxLength: 10 });
 
@@ -32,7 +35,7 @@ export type AllowedOp =
 
 export const allowedOpArb: fc.Arbitrary<AllowedOp> = fc.oneof(
   fc.record({ op: fc.constant('flip' as const), at: fc.nat() }),
-  fc.record({ op: fc.constant('append' as const), feature: featureArb }),
+  fc.record({ op: fc.constant('append' as const), feature: newFeatureArb }),
   fc.constant({ op: 'relayout' as const }),
 );
 
@@ -57,6 +60,7 @@ export type ForbiddenOp =
   | { op: 'reword'; at: number; field: 'id' | 'category' | 'description' | 'steps'; text: string }
   | { op: 'addProperty'; at: number }
   | { op: 'duplicateId'; at: number; feature: Feature }
+  | { op: 'appendPassing'; feature: Feature }
   | { op: 'invalid'; kind: 'truncate' | 'object' | 'missingField' | 'badPasses' | 'notJson' };
 
 export const forbiddenOpArb: fc.Arbitrary<ForbiddenOp> = fc.oneof(
@@ -66,6 +70,7 @@ export const forbiddenOpArb: fc.Arbitrary<ForbiddenOp> = fc.oneof(
   fc.record({ op: fc.constant('reword' as const), at: fc.nat(), field: fc.constantFrom('id' as const, 'category' as const, 'description' as const, 'steps' as const), text: nonBlank }),
   fc.record({ op: fc.constant('addProperty' as const), at: fc.nat() }),
   fc.record({ op: fc.constant('duplicateId' as const), at: fc.nat(), feature: featureArb }),
+  fc.record({ op: fc.constant('appendPassing' as const), feature: featureArb }),
   fc.record({ op: fc.constant('invalid' as const), kind: fc.constantFrom('truncate' as const, 'object' as const, 'missingField' as const, 'badPasses' as const, 'notJson' as const) }),
 );
 
@@ -78,6 +83,8 @@ export function applyForbidden(list: Feature[], op: ForbiddenOp, layout: (v: unk
   switch (op.op) {
     case 'remove':
       return n === 0 ? undefined : layout(list.filter((_, i) => i !== op.at % n));
+    case 'appendPassing':
+      return list.some((f) => f.id === op.feature.id) ? undefined : layout([...list, { ...op.feature, passes: true }]);
     case 'unappend':
       return n === 0 ? undefined : layout(list.slice(0, -1));
     case 'reorder': {

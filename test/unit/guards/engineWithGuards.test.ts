@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import { MemoryEngine } from '../../../src/core/memory/engine';
-import { createChecklistGuards } from '../../../src/core/memory/guards';
+import { createChecklistGuards } from '../../../src/core/session/guards';
 import type { MemoryToolResult } from '../../../src/core/memory/types';
 import { formatFeatures, parseFeatures, type Feature } from '../../../src/core/session/features';
 import { buildInitialMemory } from '../../../src/core/session/initialMemory';

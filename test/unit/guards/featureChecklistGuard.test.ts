@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { checkFeatureChecklistChange } from '../../../src/core/memory/guards';
+import { checkFeatureChecklistChange } from '../../../src/core/session/guards';
 import type { ProposedChange } from '../../../src/core/memory/types';
 import { formatFeatures, type Feature } from '../../../src/core/session/features';
 import { allowedOpArb, applyAllowed, applyForbidden, featureListArb, forbiddenOpArb, layoutArb } from './arbitraries';
@@ -66,10 +66,12 @@ describe('feature checklist guard', () => {
       );
     });
 
-    it('allows creating any valid checklist and refuses creating an invalid one', () => {
+    it('allows creating any valid checklist of features not passing yet, and refuses an invalid one or one with a passing feature', () => {
       fc.assert(
         fc.property(featureListArb(), layoutArb, forbiddenOpArb, (list, layout, forbidden) => {
-          assert.equal(checkFeatureChecklistChange(change(undefined, layout(list), 'create')), undefined);
+          const fresh = list.map((feature) => ({ ...feature, passes: false }));
+          assert.equal(checkFeatureChecklistChange(change(undefined, layout(fresh), 'create')), undefined);
+          if (list.some((feature) => feature.passes)) assert.match(checkFeatureChecklistChange(change(undefined, layout(list), 'create')) ?? '', /already passing/);
           if (forbidden.op === 'invalid' || forbidden.op === 'duplicateId') {
             const bad = applyForbidden(list, forbidden, layout);
             fc.pre(bad !== undefined);
@@ -88,7 +90,7 @@ describe('feature checklist guard', () => {
       const refusal = checkFeatureChecklistChange(change(before, formatFeatures([f('F001'), f('F003')])));
       assert.equal(
         refusal,
-        'The change was refused: it would remove feature "F002". Nothing was written. Allowed changes to /memories/features.json: set "passes" of an existing feature (only after verifying it end-to-end) and append new features at the end of the array.',
+        'The change was refused: it would remove feature "F002". Nothing was written. Allowed changes to /memories/features.json: set "passes" of an existing feature (only after verifying it end-to-end) and append new features (with "passes": false) at the end of the array.',
       );
     });
 

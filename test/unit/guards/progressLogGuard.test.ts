@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
-import { checkProgressLogChange } from '../../../src/core/memory/guards';
+import { checkProgressLogChange } from '../../../src/core/session/guards';
 import type { ProposedChange } from '../../../src/core/memory/types';
 
 const PATH = '/memories/progress.md';

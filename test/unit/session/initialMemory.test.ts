@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { checkFeatureChecklistChange, checkProgressLogChange } from '../../../src/core/memory/guards';
+import { checkFeatureChecklistChange, checkProgressLogChange } from '../../../src/core/session/guards';
 import { parseFeatures } from '../../../src/core/session/features';
 import { featuresFromGoal } from '../../../src/core/session/initialFeatures';
 import { buildInitialMemory, type InitialMemoryInput } from '../../../src/core/session/initialMemory';

@@ -36,5 +36,6 @@ export function rewriteEditTarget(ctx: CommandContext, command: 'insert' | 'str_
     after,
     bom: target.file.bom,
     overwrite: true,
+    expected: target.file.raw,
   });
 }

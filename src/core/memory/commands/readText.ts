@@ -11,6 +11,8 @@ export const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 export interface ExistingText extends DecodedText {
   bytes: number;
+  /** Exactly what was read: compared with the disk again right before the write. */
+  raw: Uint8Array;
 }
 
 export async function readExistingText(ctx: CommandContext, rel: string, size: number): Promise<ExistingText> {
@@ -21,5 +23,5 @@ export async function readExistingText(ctx: CommandContext, rel: string, size: n
   const bytes = await ctx.store.readFile(rel);
   const decoded = decodeText(bytes);
   if (decoded === undefined) throw new MemoryError(messages.notText(display));
-  return { ...decoded, bytes: bytes.length };
+  return { ...decoded, bytes: bytes.length, raw: bytes };
 }

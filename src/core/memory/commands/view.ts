@@ -4,7 +4,7 @@ import { MemoryError } from '../errors';
 import { formatSize } from '../format';
 import { MAX_IMAGE_BYTES, imageTypeOfPath, sniffImageType, toBase64 } from '../images';
 import { MAX_VIEW_LINES, messages } from '../messages';
-import { joinRel, parseMemoryPath, type MemoryPath } from '../paths';
+import { joinRel, META_FOLDER, parseMemoryPath, type MemoryPath } from '../paths';
 import { FileType } from '../fileSystem';
 import { displayLines } from '../text';
 import { numberedBody, truncateListing } from '../truncate';
@@ -106,6 +106,7 @@ async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<str
     for (const [name, type] of entries) {
       if (type & FileType.SymbolicLink) continue;
       const rel = joinRel(dir, name);
+      if (rel === META_FOLDER) continue;
       const show = visible && depth <= 2 && !name.startsWith('.') && name !== 'node_modules';
       if (type & FileType.Directory) {
         const row = { size: 0, shown: `${path.display}/${relativeTo(rel)}/` };

@@ -3,7 +3,7 @@
  * `claudeMemory.checklistGuard` setting is on. Hand edits (editor, tree, Features view) never go
  * through them.
  */
-import type { WriteGuard } from '../types';
+import type { WriteGuard } from '../../memory/types';
 import { createFeatureChecklistGuard } from './featureChecklistGuard';
 import { createProgressLogGuard } from './progressLogGuard';
 

@@ -4,13 +4,13 @@
  * breaking the JSON, deleting or moving the file) is refused, so a session cannot quietly shrink
  * the checklist to declare victory. The comparison is structural, so reformatting passes.
  */
-import { parseFeatures, type Feature } from '../../session/features';
-import { memoryPathOf } from '../../session/memoryFiles';
-import { clipText } from '../../session/templates';
-import type { ProposedChange, WriteGuard } from '../types';
+import { parseFeatures, type Feature } from '../features';
+import { memoryPathOf } from '../memoryFiles';
+import { clipText } from '../templates';
+import type { ProposedChange, WriteGuard } from '../../memory/types';
 
 const PATH = memoryPathOf('features');
-const ALLOWED = `Allowed changes to ${PATH}: set "passes" of an existing feature (only after verifying it end-to-end) and append new features at the end of the array.`;
+const ALLOWED = `Allowed changes to ${PATH}: set "passes" of an existing feature (only after verifying it end-to-end) and append new features (with "passes": false) at the end of the array.`;
 
 export function createFeatureChecklistGuard(): WriteGuard {
   return { paths: [PATH], check: checkFeatureChecklistChange };
@@ -22,13 +22,23 @@ export function checkFeatureChecklistChange(change: ProposedChange): string | un
   }
   const after = parseFeatures(change.after);
   if (!after.ok) return `The change was refused because ${PATH} would be invalid: ${after.problem}. Nothing was written. ${ALLOWED}`;
-  if (change.before === undefined) return undefined;
+  if (change.before === undefined) return refusal(passingNewFeature([], after.features));
   const before = parseFeatures(change.before);
   // The agent can never write an invalid checklist, so an invalid one was broken by hand: any
   // valid replacement is a repair, not a way around the rule.
   if (!before.ok) return undefined;
-  const problem = firstForbiddenDifference(before.features, after.features);
+  return refusal(firstForbiddenDifference(before.features, after.features) ?? passingNewFeature(before.features, after.features));
+}
+
+function refusal(problem: string | undefined): string | undefined {
   return problem ? `The change was refused: it would ${problem}. Nothing was written. ${ALLOWED}` : undefined;
+}
+
+/** A new feature must be verified before it passes: it may not arrive already passing. */
+function passingNewFeature(before: readonly Feature[], after: readonly Feature[]): string | undefined {
+  const known = new Set(before.map((f) => f.id));
+  const passing = after.find((f) => !known.has(f.id) && f.passes === true);
+  return passing ? `add feature ${quote(passing.id)} already passing (new features start with "passes": false and pass only once verified)` : undefined;
 }
 
 /** Describes the first difference that is not a `passes` flip or an append, if any. */

@@ -3,8 +3,8 @@
  * dated session section, more lines in the last one). Rewriting what earlier sessions recorded,
  * or deleting or moving the file, is refused, so the log stays a trustworthy recovery point.
  */
-import { memoryPathOf } from '../../session/memoryFiles';
-import type { ProposedChange, WriteGuard } from '../types';
+import { memoryPathOf } from '../memoryFiles';
+import type { ProposedChange, WriteGuard } from '../../memory/types';
 
 const PATH = memoryPathOf('progress');
 

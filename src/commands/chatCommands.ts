@@ -1,0 +1,22 @@
+/**
+ * The chat's commands, registered from the commands layer (commands → webviews, never back):
+ * Ask Claude…, New Chat, Stop, Open Chat, Choose Chat Folder….
+ */
+import * as vscode from 'vscode';
+import type { ChatFeature } from '../webviews/registerChat';
+import { registerAskCommand } from './ask';
+import { registerChatChooseFolderCommand } from './chatChooseFolder';
+import { registerChatNewCommand } from './chatNew';
+import { registerOpenChatCommand } from './chatOpen';
+import { registerChatStopCommand } from './chatStop';
+import type { UserPrompts } from './prompts';
+
+export function registerChatCommands(context: vscode.ExtensionContext, chat: ChatFeature, prompts: UserPrompts): void {
+  context.subscriptions.push(
+    registerAskCommand(chat),
+    registerChatNewCommand(chat),
+    registerChatStopCommand(chat),
+    registerOpenChatCommand(chat),
+    registerChatChooseFolderCommand(chat, prompts),
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * Every `claudeMemory.*` id the code uses, in one table: commands, views, context keys, the
+ * secret's key. It lives in platform (no `vscode` import, nothing but constants) so every layer
+ * may import it: commands register these ids, views and webviews put them on items and buttons.
+ * test/unit/structure/ids.test.ts checks that no other file in src spells a `claudeMemory.` id,
+ * and that COMMANDS matches package.json's contributes.commands both ways.
+ */
+
+/** Command ids, one per command declared in package.json (contributes.commands). */
+export const COMMANDS = {
+  setApiKey: 'claudeMemory.setApiKey',
+  clearApiKey: 'claudeMemory.clearApiKey',
+  showLog: 'claudeMemory.showLog',
+  refreshTree: 'claudeMemory.refreshTree',
+  newFile: 'claudeMemory.newFile',
+  newFolder: 'claudeMemory.newFolder',
+  rename: 'claudeMemory.rename',
+  delete: 'claudeMemory.delete',
+  revealInExplorer: 'claudeMemory.revealInExplorer',
+  copyMemoryPath: 'claudeMemory.copyMemoryPath',
+  openFile: 'claudeMemory.openFile',
+  ask: 'claudeMemory.ask',
+  chatNew: 'claudeMemory.chat.new',
+  chatStop: 'claudeMemory.chat.stop',
+  chatChooseFolder: 'claudeMemory.chat.chooseFolder',
+  openChat: 'claudeMemory.openChat',
+  initialize: 'claudeMemory.initialize',
+  resume: 'claudeMemory.resume',
+  openFeature: 'claudeMemory.features.open',
+} as const;
+
+export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+/** View ids (package.json contributes.views). */
+export const VIEWS = {
+  memoryTree: 'claudeMemory.memoryTree',
+  features: 'claudeMemory.features',
+  chat: 'claudeMemory.chat',
+} as const;
+
+export type ViewId = (typeof VIEWS)[keyof typeof VIEWS];
+
+/** The command VS Code generates for every view: shows its container and focuses it. */
+export function focusViewCommand(view: ViewId): `${ViewId}.focus` {
+  return `${view}.focus`;
+}
+
+/** Context keys set with `setContext`, used in package.json `when` clauses. */
+export const CONTEXT_KEYS = {
+  storeEmpty: 'claudeMemory.storeEmpty',
+  chatRunning: 'claudeMemory.chatRunning',
+} as const;
+
+/** The SecretStorage key of the Anthropic API key. */
+export const API_KEY_SECRET = 'claudeMemory.anthropicApiKey';

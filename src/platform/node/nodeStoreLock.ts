@@ -1,0 +1,340 @@
+/**
+ * The cross-process StoreLock on a local disk: `<store>/.meta/lock`, created with O_EXCL (only one
+ * creator can win, on every local file system and on NFSv3+), holding who has it (pid, host, when)
+ * and refreshed by a heartbeat while held. A holder that died (its pid is gone on this host) or
+ * whose heartbeat stopped for `staleMs` is broken, under a second O_EXCL file
+ * (`lock.breaking`) so that two breakers cannot both win: the one that gets it re-reads the lock
+ * and removes it only if it is still the very file (inode and content) it judged stale.
+ */
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants as FS, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FsError } from '../../core/memory/fileSystem';
+import { META_FOLDER } from '../../core/memory/paths';
+import { StoreLockBusyError, type HeldStoreLock, type StoreLock } from '../../core/memory/storeLock';
+import { toFsError } from './fsErrors';
+
+export interface NodeStoreLockOptions {
+  /** How long acquire waits for a live holder before giving up (ms). */
+  waitMs?: number;
+  /** A lock whose heartbeat is older than this is taken to be abandoned (ms). */
+  staleMs?: number;
+  /** How often a held lock's time is refreshed (ms); well below staleMs. */
+  heartbeatMs?: number;
+}
+
+export const LOCK_FILE = 'lock';
+const BREAK_FILE = 'lock.breaking';
+/** How long a releasing holder with more work stands back at most when someone waits. */
+const TURN_MS = 16;
+/** Longest pause between two polls of a waiter (plus as much jitter): a poll is one failed open. */
+const MAX_POLL_MS = 4;
+const CREATE_EXCLUSIVE = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
+const READ = FS.O_RDONLY | FS.O_NOFOLLOW;
+/** link(2) errors that mean "no hard links here", not "someone holds the lock". */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+interface HolderInfo {
+  pid: number;
+  host: string;
+  acquiredAt: string;
+  token: string;
+}
+
+/** What is at the lock path right now. */
+interface Holder {
+  raw: string;
+  info: HolderInfo | undefined;
+  ino: number;
+  mtimeMs: number;
+}
+
+export class NodeStoreLock implements StoreLock {
+  readonly metaDir: string;
+  private readonly lockPath: string;
+  private readonly breakPath: string;
+  private readonly waitPath: string;
+  private readonly waitMs: number;
+  private readonly staleMs: number;
+  private readonly heartbeatMs: number;
+  private prepared = false;
+  private lastRelease = 0;
+
+  constructor(storeDir: string, options: NodeStoreLockOptions = {}) {
+    if (!path.isAbsolute(storeDir)) throw new Error('NodeStoreLock needs an absolute store folder');
+    this.metaDir = path.join(storeDir, META_FOLDER);
+    this.lockPath = path.join(this.metaDir, LOCK_FILE);
+    this.breakPath = path.join(this.metaDir, BREAK_FILE);
+    this.waitPath = path.join(this.metaDir, 'waiting');
+    this.waitMs = options.waitMs ?? 10_000;
+    this.staleMs = options.staleMs ?? 5_000;
+    this.heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(this.staleMs / 5));
+  }
+
+  async acquire(): Promise<HeldStoreLock> {
+    // Taking turns: an engine with a queue of work would otherwise re-take the lock the instant it
+    // let go, and a waiter that sleeps between polls (another process) might never get in.
+    if (Date.now() - this.lastRelease < TURN_MS && this.someoneWaiting()) {
+      // Stand back until a waiter has taken it (or a turn has passed): a hand-over, not a fixed pause.
+      const until = Date.now() + TURN_MS;
+      while (Date.now() < until && !this.lockExists()) await sleep(1);
+    }
+    const started = Date.now();
+    let delay = 1;
+    let lastHolder: Holder | undefined;
+    for (;;) {
+      const held = this.tryCreate();
+      if (held) return held;
+      const holder = this.readHolder();
+      if (holder === undefined) continue; // released meanwhile: try again at once
+      lastHolder = holder;
+      if (this.isStale(holder)) {
+        this.breakStale(holder);
+        continue;
+      }
+      const waited = Date.now() - started;
+      if (waited >= this.waitMs) {
+        const who = lastHolder.info ? `pid ${lastHolder.info.pid} on ${lastHolder.info.host} since ${lastHolder.info.acquiredAt}` : 'an unknown holder';
+        throw new StoreLockBusyError(waited, `the store lock stayed held by ${who} for ${waited} ms`);
+      }
+      this.markWaiting();
+      // Short, growing, jittered waits: operations take milliseconds, and two waiters must not poll in step.
+      await sleep(delay + Math.random() * delay);
+      delay = Math.min(delay * 2, MAX_POLL_MS);
+    }
+  }
+
+  /** The held lock, or undefined when someone else has it. */
+  private tryCreate(): HeldStoreLock | undefined {
+    this.prepare();
+    const token = randomBytes(12).toString('hex');
+    const info: HolderInfo = { pid: process.pid, host: os.hostname(), acquiredAt: new Date().toISOString(), token };
+    let fd: number;
+    try {
+      fd = this.createComplete(token, JSON.stringify(info) + '\n');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return undefined;
+      // The folder was removed under us (e.g. `git clean`): make it again.
+      if (code === 'ENOENT') {
+        this.prepared = false;
+        return this.tryCreate();
+      }
+      throw toFsError(e, 'lock', `${META_FOLDER}/${LOCK_FILE}`);
+    }
+    // The heartbeat touches our own open file: if the lock was ever broken and re-created, it
+    // refreshes the old (unlinked) inode, never the new holder's.
+    const heartbeat = setInterval(() => {
+      try {
+        const now = new Date();
+        futimesSync(fd, now, now);
+      } catch {
+        // Closed by release in the meantime.
+      }
+    }, this.heartbeatMs);
+    heartbeat.unref();
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.lastRelease = Date.now();
+        clearInterval(heartbeat);
+        closeSync(fd);
+        // Only our own lock: if it was broken (we stalled past staleMs), the file is someone else's.
+        if (this.readHolder()?.info?.token === token) unlinkQuietly(this.lockPath);
+      },
+    };
+  }
+
+  /**
+   * Puts a complete lock file in place or throws EEXIST. The holder info is written to
+   * `lock.<token>` first and hard-linked to `lock` (link fails with EEXIST like O_EXCL does), so a
+   * holder killed at any moment never leaves an empty lock that only its age could clear. Without
+   * hard links (some network and FAT disks) the lock is created with O_EXCL and written after.
+   * Returns the open descriptor of the lock's inode, for the heartbeat.
+   */
+  private createComplete(token: string, content: string): number {
+    const staging = path.join(this.metaDir, `${LOCK_FILE}.${token}`);
+    const fd = openSync(staging, CREATE_EXCLUSIVE, 0o600);
+    let linked = false;
+    try {
+      writeSync(fd, content);
+      try {
+        linkSync(staging, this.lockPath);
+        linked = true;
+      } catch (e) {
+        if (!NO_HARD_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+      }
+    } catch (e) {
+      closeSync(fd);
+      unlinkQuietly(staging);
+      throw e;
+    }
+    unlinkQuietly(staging);
+    if (linked) return fd;
+    closeSync(fd);
+    const direct = openSync(this.lockPath, CREATE_EXCLUSIVE, 0o600);
+    try {
+      writeSync(direct, content);
+    } catch (e) {
+      closeSync(direct);
+      unlinkQuietly(this.lockPath);
+      throw e;
+    }
+    return direct;
+  }
+
+  /** `<store>/.meta` (never through a link) with a `.gitignore` of `*`, made once per lock. */
+  private prepare(): void {
+    if (this.prepared) return;
+    try {
+      mkdirSync(this.metaDir, { recursive: true, mode: 0o700 });
+      if (!lstatSync(this.metaDir).isDirectory()) throw new FsError('NoPermissions', `${META_FOLDER} is not a folder (a symbolic link?)`);
+      try {
+        const fd = openSync(path.join(this.metaDir, '.gitignore'), CREATE_EXCLUSIVE, 0o600);
+        try {
+          writeSync(fd, '*\n');
+        } finally {
+          closeSync(fd);
+        }
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+    } catch (e) {
+      throw toFsError(e, 'lock', META_FOLDER);
+    }
+    this.removeOldStaging();
+    this.prepared = true;
+  }
+
+  /** Staging files of holders killed between writing and linking them: harmless, but not kept. */
+  private removeOldStaging(): void {
+    try {
+      for (const name of readdirSync(this.metaDir)) {
+        if (!name.startsWith(`${LOCK_FILE}.`) || name === BREAK_FILE) continue;
+        const file = path.join(this.metaDir, name);
+        if (Date.now() - lstatSync(file).mtimeMs > this.staleMs) unlinkQuietly(file);
+      }
+    } catch {
+      // Best effort: a failure here changes nothing about the lock itself.
+    }
+  }
+
+  /** Waiters touch `.meta/waiting` on every poll; a fresh touch means someone wants a turn. */
+  private markWaiting(): void {
+    try {
+      const now = new Date();
+      try {
+        utimesSync(this.waitPath, now, now);
+      } catch {
+        closeSync(openSync(this.waitPath, FS.O_WRONLY | FS.O_CREAT | FS.O_NOFOLLOW, 0o600));
+      }
+    } catch {
+      // Only a courtesy: waiting works without it.
+    }
+  }
+
+  private lockExists(): boolean {
+    try {
+      lstatSync(this.lockPath);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private someoneWaiting(): boolean {
+    try {
+      return Date.now() - lstatSync(this.waitPath).mtimeMs < TURN_MS * 2;
+    } catch {
+      return false;
+    }
+  }
+
+  private readHolder(): Holder | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.lockPath, READ);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw toFsError(e, 'lock', `${META_FOLDER}/${LOCK_FILE}`);
+    }
+    try {
+      const stat = lstatSync(this.lockPath);
+      const raw = readFileSync(fd, 'utf8');
+      return { raw, info: parseInfo(raw), ino: stat.ino, mtimeMs: stat.mtimeMs };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw toFsError(e, 'lock', `${META_FOLDER}/${LOCK_FILE}`);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Dead on this host, or silent for longer than staleMs (any host, or an unreadable file). */
+  private isStale(holder: Holder): boolean {
+    const info = holder.info;
+    if (info && info.host === os.hostname() && info.pid !== process.pid && !isAlive(info.pid)) return true;
+    return Date.now() - holder.mtimeMs > this.staleMs;
+  }
+
+  /** Removes `judged` if it is still the lock file, with only one breaker at a time. */
+  private breakStale(judged: Holder): void {
+    let fd: number;
+    try {
+      fd = openSync(this.breakPath, CREATE_EXCLUSIVE, 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw toFsError(e, 'lock', `${META_FOLDER}/${BREAK_FILE}`);
+      // Someone else is breaking it. A breaker holds this for microseconds: an old one crashed.
+      try {
+        if (Date.now() - lstatSync(this.breakPath).mtimeMs > this.staleMs) unlinkQuietly(this.breakPath);
+      } catch {
+        // Gone already.
+      }
+      return;
+    }
+    try {
+      const now = this.readHolder();
+      if (now && now.ino === judged.ino && now.raw === judged.raw && this.isStale(now)) unlinkQuietly(this.lockPath);
+    } finally {
+      closeSync(fd);
+      unlinkQuietly(this.breakPath);
+    }
+  }
+}
+
+function parseInfo(raw: string): HolderInfo | undefined {
+  try {
+    const v = JSON.parse(raw) as Partial<HolderInfo>;
+    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.token === 'string') {
+      return { pid: v.pid, host: v.host, token: v.token, acquiredAt: String(v.acquiredAt ?? '') };
+    }
+  } catch {
+    // Empty (the holder died between creating and writing it) or damaged: judged by age alone.
+  }
+  return undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, it is just not ours to signal.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function unlinkQuietly(p: string): void {
+  try {
+    unlinkSync(p);
+  } catch {
+    // Already gone.
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
