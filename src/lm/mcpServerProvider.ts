@@ -6,10 +6,11 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
+import { MCP_SERVER_PROVIDER } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
 
 /** contributes.mcpServerDefinitionProviders[].id */
-export const MCP_PROVIDER_ID = 'claudeMemory.workspaceMemoryServers';
+export const MCP_PROVIDER_ID = MCP_SERVER_PROVIDER;
 
 /** One label per folder; VS Code lists servers by it. */
 export function mcpServerLabel(folder: vscode.WorkspaceFolder, folderCount: number): string {
