@@ -21,7 +21,7 @@ const multiRoot = path.join(scratch, 'multi.code-workspace');
 fs.writeFileSync(multiRoot, JSON.stringify({ folders: [{ path: copy('1-sample-workspace') }, { path: copy('2-sample-workspace') }] }));
 
 const common = {
-  version: '1.100.3',
+  version: '1.103.2',
   extensionDevelopmentPath: root,
   mocha: { ui: 'tdd', timeout: 30000, color: false },
 };

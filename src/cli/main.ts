@@ -5,7 +5,10 @@ import { runCommand } from './run';
 
 type Command = (argv: string[]) => Promise<number>;
 
-const COMMANDS: Readonly<Record<string, Command>> = { exec: execCommand, run: runCommand };
+// mcp loads the MCP SDK only when it runs, so `exec` and `run` start as fast as before.
+const mcpCommand: Command = async (argv) => (await import('./mcp/command')).mcpCommand(argv);
+
+const COMMANDS: Readonly<Record<string, Command>> = { exec: execCommand, run: runCommand, mcp: mcpCommand };
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

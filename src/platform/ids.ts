@@ -51,6 +51,9 @@ export const CONTEXT_KEYS = {
   chatRunning: 'claudeMemory.chatRunning',
 } as const;
 
+/** contributes.mcpServerDefinitionProviders[].id: the workspace memory's MCP servers. */
+export const MCP_SERVER_PROVIDER = 'claudeMemory.workspaceMemoryServers';
+
 /** The SecretStorage key of the Anthropic API key. */
 export const API_KEY_SECRET = 'claudeMemory.anthropicApiKey';
 

@@ -1,8 +1,14 @@
 import * as vscode from 'vscode';
 import type { TouchedPath } from '../core/memory/types';
 
-/** A memory file the agent just read or changed, in the workspace folder whose store it is in. */
-export type MemoryTouch = TouchedPath & { folder: vscode.WorkspaceFolder };
+/** Who made a memory tool call when it was not this extension's Claude chat. */
+export const CHAT_AGENT_WRITER = 'Chat agent';
+
+/**
+ * A memory file an agent just read or changed, in the workspace folder whose store it is in.
+ * `writer` names the agent when it is not Claude (e.g. Copilot through the Language Model tool).
+ */
+export type MemoryTouch = TouchedPath & { folder: vscode.WorkspaceFolder; writer?: string };
 
 /**
  * Where the agent's memory tool calls become visible to the rest of the UI: the chat fires one

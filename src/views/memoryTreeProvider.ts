@@ -90,7 +90,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     const now = this.now();
     const described = node.stat ? describeEntry(node.kind, node.stat.size, node.stat.mtime, now) : '';
     const touch = this.touchOf(node);
-    item.description = touch ? [`✦ ${touchLabel(touch.kind)}`, described].filter(Boolean).join(' · ') : described;
+    item.description = touch ? [`✦ ${touchLabel(touch.kind, touch.writer)}`, described].filter(Boolean).join(' · ') : described;
     if (touch) item.iconPath = new vscode.ThemeIcon('sparkle', new vscode.ThemeColor('charts.purple'));
     item.tooltip = this.tooltip(node, touch, now);
     if (node.kind === 'file') item.command = { command: 'vscode.open', title: 'Open', arguments: [node.uri] };
@@ -180,7 +180,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
       const size = node.kind === 'file' ? `${formatSize(node.stat.size)} (${node.stat.size.toLocaleString('en-US')} bytes) · ` : '';
       md.appendMarkdown(`${size}changed ${formatAge(node.stat.mtime, now)} (${new Date(node.stat.mtime).toLocaleString()})\n\n`);
     }
-    if (touch) md.appendMarkdown(`✦ Last touched by Claude (${touch.kind})\n\n`);
+    if (touch) md.appendMarkdown(`✦ Last touched by ${escapeMd(touch.writer ?? 'Claude')} (${touch.kind})\n\n`);
     md.appendMarkdown(`Workspace folder: ${escapeMd(node.store.folder.name)}`);
     return md;
   }

@@ -26,8 +26,8 @@ export function describeEntry(kind: 'file' | 'folder', size: number, mtime: numb
 const TOUCH_VERBS = { read: 'read', write: 'wrote', delete: 'deleted', rename: 'moved' } as const;
 
 /** "Claude wrote" etc. for the file the agent last touched. */
-export function touchLabel(kind: keyof typeof TOUCH_VERBS): string {
-  return `Claude ${TOUCH_VERBS[kind]}`;
+export function touchLabel(kind: keyof typeof TOUCH_VERBS, writer = 'Claude'): string {
+  return `${writer} ${TOUCH_VERBS[kind]}`;
 }
 
 /** Names the tree lists: dot-names are hidden (the engine's temporary files, .git and the like). */

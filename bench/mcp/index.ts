@@ -1,0 +1,129 @@
+/**
+ * MCP server benchmark: the same deterministic memory workload as bench/engine, sent as MCP tool
+ * calls to one `claude-memory mcp` process (the SDK's Client over stdio), against the baseline of
+ * the same calls as JSON Lines through one `claude-memory exec` process, interleaved in the same
+ * run (median of BENCH_REPS passes, fresh store each); then cold start: spawn to the first
+ * answered request, for `mcp` (initialize), `exec` (one view) and bare `node -e ''`.
+ * Env: BENCH_MCP_OPS (default 2000), BENCH_REPS (3), BENCH_COLD_REPS (10). Needs dist/cli.js.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { SHARED_TOOL_NAME } from '../../src/core/memory/sharedTool';
+import type { MemoryCommandInput } from '../../src/core/memory/types';
+import { freshDir, median, table } from '../engine/measure';
+import { CLI_PATH, measureProcessRun } from '../engine/processRun';
+import { describeWorkload, generateWorkload } from '../engine/workload';
+
+interface McpRun {
+  ms: number;
+  errors: number;
+}
+
+/** One server process; calls sent one at a time (as an agent does) or all at once (pipelined). */
+async function measureMcp(ops: MemoryCommandInput[], mode: 'sequential' | 'pipelined'): Promise<McpRun> {
+  const dir = freshDir('mcp');
+  const client = new Client({ name: 'bench', version: '1' });
+  try {
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, 'mcp', '--workspace', dir], stderr: 'ignore' }));
+    const call = (op: MemoryCommandInput) => client.callTool({ name: SHARED_TOOL_NAME, arguments: op }) as Promise<CallToolResult>;
+    const start = performance.now();
+    let results: CallToolResult[];
+    if (mode === 'sequential') {
+      results = [];
+      for (const op of ops) results.push(await call(op));
+    } else {
+      results = await Promise.all(ops.map(call));
+    }
+    const ms = performance.now() - start;
+    return { ms, errors: results.filter((r) => r.isError).length };
+  } finally {
+    await client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Spawn to the first line on stdout after writing `input`. */
+function coldStart(args: string[], input: string): Promise<number> {
+  const dir = freshDir('cold');
+  return new Promise<number>((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, args.map((a) => (a === '$DIR' ? dir : a)), { stdio: ['pipe', 'pipe', 'ignore'] });
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      const ms = performance.now() - start;
+      child.kill();
+      resolve(ms);
+    };
+    child.stdout.once('data', finish);
+    child.on('exit', finish);
+    child.on('error', reject);
+    child.stdin.write(input);
+  }).finally(() => fs.rmSync(dir, { recursive: true, force: true }));
+}
+
+const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }) + '\n';
+
+export async function run(): Promise<void> {
+  if (!fs.existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} is missing (npm run build)`);
+  const opCount = Number(process.env.BENCH_MCP_OPS ?? 2000);
+  const reps = Number(process.env.BENCH_REPS ?? 3);
+  const coldReps = Number(process.env.BENCH_COLD_REPS ?? 10);
+  const ops = generateWorkload(opCount);
+  const jsonl = ops.map((op) => JSON.stringify(op)).join('\n') + '\n';
+  console.log(`\nmcp: ${opCount.toLocaleString('en-US')} mixed memory operations, one server process per pass, median of ${reps} passes`);
+  console.log(`  mix: ${describeWorkload(ops)}`);
+
+  const times = { exec: [] as number[], execEmpty: [] as number[], sequential: [] as number[], pipelined: [] as number[] };
+  const errors = { exec: 0, sequential: 0, pipelined: 0 };
+  for (let rep = 0; rep < reps; rep++) {
+    // Interleaved so that machine noise spreads over all of them alike.
+    const exec = await measureProcessRun(jsonl);
+    const empty = await measureProcessRun('');
+    if (!exec || !empty || exec.exitCode !== 0) throw new Error('the exec baseline did not run');
+    times.exec.push(exec.ms);
+    times.execEmpty.push(empty.ms);
+    errors.exec = exec.errors;
+    const seq = await measureMcp(ops, 'sequential');
+    times.sequential.push(seq.ms);
+    errors.sequential = seq.errors;
+    const pipe = await measureMcp(ops, 'pipelined');
+    times.pipelined.push(pipe.ms);
+    errors.pipelined = pipe.errors;
+  }
+  const execNet = Math.max(1, median(times.exec) - median(times.execEmpty));
+  const perSecond = (ms: number) => Math.round((opCount / ms) * 1000).toLocaleString('en-US');
+  console.log(
+    table(
+      ['path', 'median ms', 'calls/s', 'vs exec', 'is_error results'],
+      [
+        ['exec: JSON Lines, one process (baseline, startup excluded)', execNet.toFixed(0), perSecond(execNet), '1.00', errors.exec],
+        ['mcp: tools/call, one at a time (round trips)', median(times.sequential).toFixed(0), perSecond(median(times.sequential)), (execNet / median(times.sequential)).toFixed(2), errors.sequential],
+        ['mcp: tools/call, all sent at once (pipelined)', median(times.pipelined).toFixed(0), perSecond(median(times.pipelined)), (execNet / median(times.pipelined)).toFixed(2), errors.pipelined],
+      ],
+    ),
+  );
+  console.log('  (the same workload, so is_error counts must agree: the expected refusals of the mix)');
+
+  const cold = { mcp: [] as number[], exec: [] as number[], node: [] as number[] };
+  for (let i = 0; i < coldReps; i++) {
+    cold.mcp.push(await coldStart([CLI_PATH, 'mcp', '--workspace', '$DIR'], INITIALIZE));
+    cold.exec.push(await coldStart([CLI_PATH, 'exec', '--workspace', '$DIR'], '{"command":"view","path":"/memories"}\n'));
+    cold.node.push(await coldStart(['-e', "process.stdout.write('x')"], ''));
+  }
+  console.log(`\ncold start: spawn to the first answered request, median of ${coldReps}`);
+  console.log(
+    table(
+      ['process', 'median ms', 'vs bare node'],
+      [
+        ['node -e (baseline: Node startup alone)', median(cold.node).toFixed(0), '1.00'],
+        ['claude-memory exec, first view answered', median(cold.exec).toFixed(0), (median(cold.exec) / median(cold.node)).toFixed(2)],
+        ['claude-memory mcp, initialize answered', median(cold.mcp).toFixed(0), (median(cold.mcp) / median(cold.node)).toFixed(2)],
+      ],
+    ),
+  );
+}

@@ -1,0 +1,72 @@
+/** `claude-memory mcp`: the workspace memory as an MCP server on stdin/stdout. */
+import type { NodeMemoryEngineOptions } from '../../platform/node/nodeMemoryEngine';
+import { CLI_NAME, PACKAGE_NAME, parseOptions, parsePositiveInteger, readVersion, startCommand } from '../args';
+import { oneLine, type CliIo } from '../exec';
+import { LineTransport } from './lineTransport';
+import { createMemoryServer } from './memoryServer';
+import { openCliStore } from './openStore';
+import { watchStore } from './storeWatcher';
+
+export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [--max-file-bytes N] [--no-redact] [--no-guards]
+
+Serves DIR/.claude-memories (created if missing) to any MCP client over stdio: one tool,
+workspace_memory (the memory tool's commands), and the memory files as resources
+(memory:///memories/...). stdout carries only protocol messages; logs go to stderr.
+Add it to Claude Code with:
+  claude mcp add workspace-memory -- ${CLI_NAME} mcp --workspace /path/to/project
+
+Options:
+  -w, --workspace DIR     Workspace folder (default: the current folder).
+      --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
+      --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
+      --no-guards         Let writes change features.json and progress.md freely.
+  -h, --help              Show this help.
+`;
+
+const processIo = (): CliIo => ({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+
+/** Resolves with the exit code once the client closes stdin (0), or at once on a usage/store problem. */
+export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const start = startCommand('mcp', MCP_USAGE, argv, parseMcpArgs, io);
+  if ('exitCode' in start) return start.exitCode;
+  const { args, workspace } = start;
+  const log = (line: string) => io.stderr.write(`${CLI_NAME} mcp: ${line}\n`);
+  // stdout belongs to the protocol: anything a dependency prints goes to the log instead.
+  if (io.stdout === process.stdout) console.log = console.info = console.debug = (...a: unknown[]) => log(a.map(String).join(' '));
+
+  const onInternalError = (e: unknown) => log(`internal error: ${oneLine(e)}`);
+  let store;
+  try {
+    store = await openCliStore(workspace, { ...args.engineOptions, onInternalError });
+  } catch (e) {
+    log(`cannot use the memory store in ${workspace}: ${oneLine(e)}`);
+    return 1;
+  }
+  const memory = createMemoryServer({ name: PACKAGE_NAME, version: readVersion(), engine: store.engine, fs: store.fs, onInternalError });
+  memory.server.onerror = (e) => log(oneLine(e));
+  const transport = new LineTransport(io.stdin, io.stdout, { onBadLine: (why) => log(`answered a bad message: ${why}`) });
+  const closed = new Promise<void>((resolve) => (memory.server.onclose = resolve));
+  await memory.server.connect(transport);
+  const watcher = watchStore(
+    store.root,
+    () => void memory.storeChanged().catch((e: unknown) => log(`change notification failed: ${oneLine(e)}`)),
+    (e) => log(`not watching the store for changes: ${oneLine(e)}`),
+  );
+  await closed;
+  watcher.close();
+  return 0;
+}
+
+function parseMcpArgs(argv: string[]) {
+  const { values } = parseOptions(argv, {
+    workspace: { type: 'string', short: 'w' },
+    'max-file-bytes': { type: 'string' },
+    'no-redact': { type: 'boolean' },
+    'no-guards': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  const engineOptions: NodeMemoryEngineOptions = { guards: values['no-guards'] !== true };
+  if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
+  if (values['no-redact']) engineOptions.redactSecrets = false;
+  return { help: values.help === true, workspace: values.workspace, engineOptions };
+}

@@ -1,0 +1,158 @@
+/**
+ * MCP's stdio framing (one JSON-RPC message per line) for a server that must outlive bad input.
+ * The SDK's StdioServerTransport drops a line it cannot parse without an answer and closes the
+ * whole connection when a line exceeds its buffer; here every bad line gets a JSON-RPC error
+ * response and the connection stays open. Messages are parsed with JSON.parse and validated with
+ * the SDK's own JSONRPCMessageSchema: no hand-written JSON-RPC.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/** Default longest line accepted (bytes); longer ones are skipped up to their newline and answered with an error. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+export interface LineTransportOptions {
+  maxMessageBytes?: number;
+  /** Told about every line that was answered with an error (for the stderr log). */
+  onBadLine?: (reason: string) => void;
+}
+
+export class LineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly maxBytes: number;
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+  /** Inside an over-long line: drop bytes until its newline. */
+  private skipping = false;
+  private closed = false;
+  /** stdin ended: close once every request read so far has been answered. */
+  private ending = false;
+  private readonly pending = new Set<string | number>();
+
+  constructor(
+    private readonly input: Readable,
+    private readonly output: Writable,
+    private readonly options: LineTransportOptions = {},
+  ) {
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  }
+
+  async start(): Promise<void> {
+    this.input.on('data', this.onData);
+    this.input.on('end', this.onEnd);
+    this.input.on('error', this.onInputError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(message);
+    if (('result' in message || 'error' in message) && message.id !== undefined) {
+      this.pending.delete(message.id);
+      this.closeWhenDone();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.input.off('data', this.onData);
+    this.input.off('end', this.onEnd);
+    this.input.off('error', this.onInputError);
+    this.chunks = [];
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    let data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    while (data.length > 0) {
+      const newline = data.indexOf(0x0a);
+      const part = newline === -1 ? data : data.subarray(0, newline);
+      if (!this.skipping) {
+        if (this.buffered + part.length > this.maxBytes) {
+          this.skipping = true;
+          this.chunks = [];
+          this.buffered = 0;
+        } else {
+          this.chunks.push(part);
+          this.buffered += part.length;
+        }
+      }
+      if (newline === -1) break;
+      this.endOfLine();
+      data = data.subarray(newline + 1);
+    }
+  };
+
+  private readonly onEnd = (): void => {
+    // A last message without its newline still counts.
+    if (this.buffered > 0 || this.skipping) this.endOfLine();
+    this.ending = true;
+    this.closeWhenDone();
+  };
+
+  private closeWhenDone(): void {
+    if (this.ending && this.pending.size === 0) void this.close();
+  }
+
+  private readonly onInputError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private endOfLine(): void {
+    if (this.skipping) {
+      this.skipping = false;
+      this.reject(null, ErrorCode.InvalidRequest, `Message too large: the limit is ${this.maxBytes} bytes per message.`);
+      return;
+    }
+    const line = Buffer.concat(this.chunks, this.buffered).toString('utf8').replace(/\r$/, '');
+    this.chunks = [];
+    this.buffered = 0;
+    if (line.trim() === '') return;
+    this.handleLine(line);
+  }
+
+  private handleLine(line: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.reject(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON.');
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (!parsed.success) {
+      this.reject(idOf(value), ErrorCode.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
+      return;
+    }
+    const message = parsed.data;
+    if ('method' in message && 'id' in message) this.pending.add(message.id);
+    try {
+      this.onmessage?.(message);
+    } catch (e) {
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  private reject(id: string | number | null, code: ErrorCode, message: string): void {
+    this.options.onBadLine?.(message);
+    // JSON-RPC 2.0: id null when the request's id could not be read.
+    void this.write({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+  }
+
+  private write(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
+      else this.output.once('drain', resolve);
+    });
+  }
+}
+
+/** The id of a message that is not valid JSON-RPC but has a usable one, else null. */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const id = (value as Record<string, unknown>).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
