@@ -10,7 +10,8 @@ import type {
 import type { MemoryToolExecutor, MemoryToolResult } from '../memory/types';
 import { MEMORY_TOOL } from '../memory/types';
 import type { AgentEventListener } from './events';
-import { labelToolCall, summarizeToolCall } from './summary';
+import { labelToolCall, memoryChangeOf, summarizeToolCall } from './summary';
+import type { ToolCallDetail } from './tools';
 
 /** Sent to the model for calls that were not run because the user cancelled. */
 export const CANCELLED_TOOL_RESULT = 'Cancelled by the user before this memory operation ran; nothing was changed.';
@@ -62,6 +63,7 @@ export async function runToolCalls(
       is_error: result.is_error,
       summary: summarizeToolCall(toolUse.input, result),
       ...(result.touched ? { touched: result.touched } : {}),
+      ...withDetail(result.is_error ? undefined : memoryChangeOf(toolUse.input)),
     });
     results.push({
       type: 'tool_result',
@@ -71,6 +73,10 @@ export async function runToolCalls(
     });
   }
   return { results, cancelled };
+}
+
+function withDetail(detail: ToolCallDetail | undefined): { detail?: ToolCallDetail } {
+  return detail ? { detail } : {};
 }
 
 async function execute(
