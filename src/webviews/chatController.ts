@@ -10,8 +10,10 @@ import type { AgentOutcome } from '../core/agent/events';
 import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import type { Logger } from '../platform/logger';
 import type { SettingsSnapshot } from '../platform/settings';
-import { ChatTranscript, type ChatPatch } from './chatTranscript';
-import type { ChatSnapshot, DisabledAction } from './protocol';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
+import { ChatTranscript, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
+import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
 export const CHAT_VIEW_ID = 'claudeMemory.chat';
@@ -35,12 +37,34 @@ export interface ChatEnvironment {
   store(folder: vscode.Uri | undefined): ChatStore | undefined;
   isTrusted(): boolean;
   memoryTouched(store: ChatStore, touched: TouchedPath): void;
+  keyState(): Promise<KeyState>;
+  /** Fires when the stored key is set or cleared. */
+  readonly onDidChangeKey: vscode.Event<void>;
+  /** Where "New Chat" sets the previous conversation aside (the workspace's state). */
+  readonly state: vscode.Memento;
+  /** How an attached file is named to Claude and on its chip. */
+  readonly pathOf: PathNamer;
+}
+
+/** How a prompt is sent: as a chip (built-in prompts), and whether it starts a fresh conversation. */
+export interface SendOptions {
+  label?: string;
+  fresh?: boolean;
+}
+
+/** The workspace-state key of the conversation "New Chat" set aside. */
+export const PREVIOUS_CHAT_KEY = 'claudeMemory.chat.previous';
+
+interface StoredConversation extends SavedConversation {
+  history: BetaMessageParam[];
+  folder: string;
 }
 
 export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
 
 export type ChatSendResult =
-  | { started: false; reason: string }
+  /** `pending`: the message is shown and waits for an API key; it is sent once one is set. */
+  | { started: false; reason: string; pending?: boolean }
   | { started: true; outcome: AgentOutcome };
 
 // After a failure with at least one complete model turn the prompt is already in the session's
@@ -64,9 +88,43 @@ export class ChatController implements vscode.Disposable {
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
   private retryPrompt: string | undefined;
+  /** A message sent without a key: sent as soon as one is set. */
+  private pendingKeyPrompt: string | undefined;
+  /** History to continue with, from a reopened conversation. */
+  private restoredHistory: BetaMessageParam[] | undefined;
+  readonly attachments: ChatAttachments;
+  private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly env: ChatEnvironment) {
+    this.attachments = new ChatAttachments(env.pathOf);
     this.refreshAvailability();
+    this.emit(this.transcript.setHasPrevious(env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
+    this.subscriptions.push(env.onDidChangeKey(() => void this.refreshKey()));
+    void this.refreshKey();
+  }
+
+  /**
+   * Reads whether a key exists and shows it; when a message was waiting for one, sends it now.
+   * Resolves with that send's result, if there was one.
+   */
+  async refreshKey(): Promise<ChatSendResult | undefined> {
+    const key = await this.env.keyState();
+    this.emit(this.transcript.setKeyState(key));
+    const pending = this.pendingKeyPrompt;
+    if (key === 'missing' || pending === undefined || this.running) return undefined;
+    this.pendingKeyPrompt = undefined;
+    this.emit(this.transcript.setPendingKey(false));
+    return this.start(pending, { show: false });
+  }
+
+  /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */
+  attach(uri: vscode.Uri, range?: vscode.Range): void {
+    this.attachments.add(uri, range);
+    this.emit(this.transcript.setAttachments(this.attachments.list()));
+  }
+
+  detach(id: string): void {
+    if (this.attachments.remove(id)) this.emit(this.transcript.setAttachments(this.attachments.list()));
   }
 
   snapshot(): ChatSnapshot {
@@ -129,9 +187,13 @@ export class ChatController implements vscode.Disposable {
     this.emit(this.transcript.setDisabledReason(disabled?.reason, disabled?.action));
   }
 
-  /** Sends a prompt; resolves when the answer is complete, failed or stopped. */
-  send(prompt: string): Promise<ChatSendResult> {
-    return this.start(prompt, true);
+  /**
+   * Sends a prompt (with the input's chips); resolves when the answer is complete, failed or
+   * stopped. `fresh` sets the current conversation aside first (Resume: the memory carries the state).
+   */
+  async send(prompt: string, options: SendOptions = {}): Promise<ChatSendResult> {
+    if (options.fresh && !this.running && this.transcript.snapshot().entries.length > 0) await this.newChat();
+    return this.start(prompt, { label: options.label });
   }
 
   /** Sends the last prompt again (or asks Claude to continue when part of the answer was kept). */
@@ -139,16 +201,29 @@ export class ChatController implements vscode.Disposable {
     const prompt = this.retryPrompt;
     if (!prompt) return Promise.resolve({ started: false, reason: 'There is nothing to retry.' });
     // The same prompt again is already on screen; "continue" is a new message and is shown.
-    return this.start(prompt, prompt === CONTINUE_PROMPT);
+    return this.start(prompt, { show: prompt === CONTINUE_PROMPT });
   }
 
-  private start(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
+  private async start(prompt: string, view: PromptView): Promise<ChatSendResult> {
     const text = prompt.trim();
-    if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
-    if (this.running) return Promise.resolve({ started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' });
+    if (text === '') return { started: false, reason: 'The message is empty.' };
+    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const disabled = this.disabled();
-    if (disabled) return Promise.resolve({ started: false, reason: disabled.reason });
-    const run = this.run(text, showPrompt);
+    if (disabled) return { started: false, reason: disabled.reason };
+    const attachments = view.show === false ? [] : this.attachments.take();
+    if (attachments.length > 0) this.emit(this.transcript.setAttachments([]));
+    const shown: PromptView = { ...view, attachments: attachments.map((a) => a.label) };
+    const full = await promptWithAttachments(text, attachments);
+    if ((await this.env.keyState()) === 'missing') {
+      // Kept on screen and sent once a key is set, instead of an error about a missing key.
+      this.pendingKeyPrompt = full;
+      this.retryPrompt = undefined;
+      if (view.show !== false) this.emit(this.transcript.hold(text, shown));
+      this.emit(this.transcript.setKeyState('missing'));
+      return { started: false, pending: true, reason: 'Set an Anthropic API key: your message is sent as soon as there is one.' };
+    }
+    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
+    const run = this.run(full, text, shown);
     this.running = run;
     void run.finally(() => {
       if (this.running === run) this.running = undefined;
@@ -161,15 +236,53 @@ export class ChatController implements vscode.Disposable {
     this.abort?.abort();
   }
 
-  /** Stops any running answer, then forgets the conversation (memory files stay). */
+  /**
+   * Stops any running answer, sets the conversation aside in the workspace state (one earlier
+   * conversation is kept; the chat offers to reopen it) and starts an empty one. Memory files stay.
+   */
   async newChat(): Promise<void> {
     this.stop();
     await this.running;
+    const saved = this.transcript.saved();
+    if (saved.entries.length > 0) {
+      const stored: StoredConversation = { ...saved, history: [...(this.session?.agent.history ?? this.restoredHistory ?? [])], folder: this.session?.folder ?? '' };
+      await this.env.state.update(PREVIOUS_CHAT_KEY, stored);
+    }
     this.session?.agent.reset();
+    this.session = undefined;
+    this.restoredHistory = undefined;
     this.retryPrompt = undefined;
+    this.pendingKeyPrompt = undefined;
     this.toolFolders.clear();
     this.emit(this.transcript.clear());
-    this.env.log.info('new chat');
+    this.emit(this.transcript.setPendingKey(false));
+    this.emit(this.transcript.setHasPrevious(this.env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
+    this.env.log.info(saved.entries.length > 0 ? 'new chat; the previous conversation is kept in the workspace state' : 'new chat');
+  }
+
+  /**
+   * Swaps the conversation "New Chat" set aside with the current one: its rows come back and Claude
+   * continues its history. False when there is none or an answer is running.
+   */
+  async reopenPrevious(): Promise<boolean> {
+    const stored = this.env.state.get<StoredConversation>(PREVIOUS_CHAT_KEY);
+    if (!stored || !Array.isArray(stored.entries) || this.running) return false;
+    const current = this.transcript.saved();
+    await this.env.state.update(
+      PREVIOUS_CHAT_KEY,
+      current.entries.length > 0 ? ({ ...current, history: [...(this.session?.agent.history ?? [])], folder: this.session?.folder ?? '' } satisfies StoredConversation) : undefined,
+    );
+    this.session = undefined;
+    this.retryPrompt = undefined;
+    this.pendingKeyPrompt = undefined;
+    this.toolFolders.clear();
+    const sameFolder = stored.folder === (this.currentStore()?.folder.uri.toString() ?? '');
+    this.restoredHistory = sameFolder && Array.isArray(stored.history) ? stored.history : undefined;
+    this.emit(this.transcript.restore(stored));
+    this.emit(this.transcript.setHasPrevious(current.entries.length > 0));
+    if (!sameFolder) this.emit(this.transcript.notice('This conversation was about another folder\'s memory: Claude starts the next message without it.'));
+    this.env.log.info('reopened the previous conversation');
+    return true;
   }
 
   /** Resolves once no send is running. */
@@ -179,11 +292,13 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    for (const d of this.subscriptions) d.dispose();
     this.patches.dispose();
     this.folderChanges.dispose();
   }
 
-  private async run(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
+  /** `prompt` goes to Claude (with attachments); `text` is what was typed, kept for a retry. */
+  private async run(prompt: string, text: string, view: PromptView): Promise<ChatSendResult> {
     const store = this.currentStore();
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
@@ -193,7 +308,7 @@ export class ChatController implements vscode.Disposable {
     try {
       // Before the user's row, so a "new session" notice reads in the right order.
       const agent = await this.sessionFor(store);
-      this.emit(this.transcript.begin(prompt, showPrompt));
+      this.emit(this.transcript.begin(text, this.env.settings().model, view));
       const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>
         agent.send(
           prompt,
@@ -260,7 +375,9 @@ export class ChatController implements vscode.Disposable {
     const previous = this.session;
     const folder = store.folder.uri.toString();
     const continues = previous !== undefined && !previous.leftFolder && previous.folder === folder && previous.agent.history.length > 0;
-    this.session = { key, folder, agent: new AgentSession({ ...options, history: continues ? previous.agent.history : undefined }) };
+    const history = continues ? previous.agent.history : this.restoredHistory;
+    this.restoredHistory = undefined;
+    this.session = { key, folder, agent: new AgentSession({ ...options, history: history ? [...history] : undefined }) };
     if (continues) {
       this.emit(this.transcript.notice('The API key or settings changed: the conversation continues with them.'));
     } else if (previous && previous.agent.history.length > 0) {

@@ -4,10 +4,21 @@ import type { MemoryToolExecutor, MemoryToolResult } from '../core/memory/types'
 import type { ExtensionServices } from '../platform/services';
 import type { ChatEnvironment, ChatStore } from './chatController';
 
-export function chatEnvironment(services: ExtensionServices): ChatEnvironment {
+export function chatEnvironment(services: ExtensionServices, state: vscode.Memento): ChatEnvironment {
   return {
     log: services.logger('chat'),
     apiKey: () => services.apiKey.get(),
+    keyState: async () => {
+      const key = await services.apiKey.getWithSource();
+      return !key ? 'missing' : key.source === 'secretStorage' ? 'stored' : 'environment';
+    },
+    onDidChangeKey: services.apiKey.onDidChange,
+    state,
+    pathOf: (uri) => {
+      const memoryPath = services.stores.forUri(uri)?.memoryPathOf(uri);
+      if (memoryPath) return memoryPath;
+      return vscode.workspace.asRelativePath(uri, vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1);
+    },
     settings: () => services.settings.current,
     isTrusted: () => services.trust.isTrusted(),
     // Multi-root: the controller remembers which folder the user chose; undefined is the first.

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../platform/logger';
 import { buildChatHtml } from './chatHtml';
 import type { ChatController } from './chatController';
-import { parseWebviewMessage, type ExtensionToWebview, type WebviewToExtension } from './protocol';
+import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type WebviewToExtension } from './protocol';
 
 /** What the webview's buttons do; implemented by registerChat so the commands share the code. */
 export interface ChatActions {
@@ -17,9 +17,13 @@ export interface ChatActions {
   /** Opens a tool card's `/memories` path in the memory of the folder the card's call ran in. */
   openMemory(entryId: string, path: string): Promise<void>;
   setApiKey(): void;
+  getApiKey(): void;
   openSettings(): void;
   manageTrust(): void;
   openFolder(): void;
+  reopenPrevious(): void;
+  removeAttachment(id: string): void;
+  code(action: CodeAction, code: string, language: string | undefined): Promise<void>;
 }
 
 type Handlers = { [K in WebviewToExtension['type']]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -124,9 +128,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       retry: () => this.actions.retry(),
       openMemory: (m) => this.actions.openMemory(m.entryId, m.path),
       setApiKey: () => this.actions.setApiKey(),
+      getApiKey: () => this.actions.getApiKey(),
       openSettings: () => this.actions.openSettings(),
       manageTrust: () => this.actions.manageTrust(),
       openFolder: () => this.actions.openFolder(),
+      reopenPrevious: () => this.actions.reopenPrevious(),
+      removeAttachment: (m) => this.actions.removeAttachment(m.id),
+      code: (m) => this.actions.code(m.action, m.code, m.language),
     };
   }
 

@@ -10,7 +10,10 @@ import { registerChatNewCommand } from '../commands/chatNew';
 import { registerChatStopCommand } from '../commands/chatStop';
 import { registerOpenChatCommand } from '../commands/chatOpen';
 import type { UserPrompts } from '../commands/prompts';
-import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult } from './chatController';
+import { registerChatAddFileCommand } from '../commands/chatAddFile';
+import { formatCost } from '../core/agent/pricing';
+import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
+import { runCodeAction } from './chatCodeActions';
 import { chatEnvironment } from './chatEnvironment';
 import { ChatViewProvider, type ChatActions } from './chatViewProvider';
 import type { ChatSnapshot } from './protocol';
@@ -21,7 +24,7 @@ export interface ChatApi {
   snapshot(): ChatSnapshot;
   /** Fires after every change of the conversation. */
   readonly onDidChange: vscode.Event<void>;
-  send(prompt: string): Promise<ChatSendResult>;
+  send(prompt: string, options?: SendOptions): Promise<ChatSendResult>;
   /** What the error's Retry button does. */
   retry(): Promise<ChatSendResult>;
   stop(): void;
@@ -50,7 +53,7 @@ export interface ChatFeature {
 }
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts): ChatApi {
-  const env = chatEnvironment(services);
+  const env = chatEnvironment(services, context.workspaceState);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
   const provider = new ChatViewProvider(context.extensionUri, controller, actions, env.log);
@@ -63,17 +66,38 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     if (focusInput) provider.focusInput();
   };
   const feature: ChatFeature = { controller, reveal };
-  // Which folder's memory the chat uses only needs saying when there is a choice.
-  const viewDescription = (): string | undefined =>
-    services.stores.all().length > 1 ? controller.currentStore()?.folder.name : undefined;
-  const describe = (): void => provider.setDescription(viewDescription());
+  // Which folder's memory the chat uses only needs saying when there is a choice; the session's
+  // estimated cost once there is one.
+  const viewDescription = (): string | undefined => {
+    const folder = services.stores.all().length > 1 ? controller.currentStore()?.folder.name : undefined;
+    const cost = controller.snapshot().status.costUsd;
+    const parts = [folder, cost !== undefined ? `≈ ${formatCost(cost)} this chat` : undefined].filter((p) => p !== undefined);
+    return parts.length > 0 ? parts.join(' · ') : undefined;
+  };
+  let described: string | undefined;
+  const describe = (): void => {
+    const next = viewDescription();
+    if (next === described) return;
+    described = next;
+    provider.setDescription(next);
+  };
   describe();
+  const updateKeyContext = (): void => {
+    const key = controller.snapshot().status.key;
+    if (key !== undefined) void vscode.commands.executeCommand('setContext', API_KEY_SET_CONTEXT, key !== 'missing');
+  };
 
   context.subscriptions.push(
     controller,
     provider,
     changed,
-    controller.onPatch(() => changed.fire()),
+    controller.onPatch((patch) => {
+      if (patch.type === 'status' || patch.type === 'snapshot') {
+        describe();
+        updateKeyContext();
+      }
+      changed.fire();
+    }),
     // No retainContextWhenHidden: the webview is rebuilt from the controller's state instead,
     // which costs nothing while hidden.
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
@@ -82,6 +106,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     registerChatStopCommand(feature),
     registerOpenChatCommand(feature),
     registerChatChooseFolderCommand(feature, prompts),
+    registerChatAddFileCommand(feature),
     controller.onDidChangeFolder(describe),
     services.trust.onDidGrant(() => controller.refreshAvailability()),
     services.stores.onDidChange(() => {
@@ -96,7 +121,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   return {
     snapshot: () => controller.snapshot(),
     onDidChange: changed.event,
-    send: (prompt) => controller.send(prompt),
+    send: (prompt, options) => controller.send(prompt, options),
     retry: () => controller.retry(),
     stop: () => controller.stop(),
     newChat: () => controller.newChat(),
@@ -116,9 +141,13 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     retry: () => void controller.retry().then(explainRefusal),
     openMemory: (entryId, path) => openMemory(controller, entryId, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
+    getApiKey: () => void vscode.env.openExternal(vscode.Uri.parse(API_KEYS_URL)),
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
     openFolder: () => void vscode.commands.executeCommand('workbench.action.files.openFolder'),
+    reopenPrevious: () => void controller.reopenPrevious(),
+    removeAttachment: (id) => controller.detach(id),
+    code: (action, code, language) => runCodeAction(action, code, language),
   };
 }
 
@@ -127,12 +156,22 @@ function explainRefusal(result: ChatSendResult): void {
   if (!result.started) void vscode.window.showInformationMessage(result.reason);
 }
 
-/** Runs the extension's "Set API Key"; when a new key was stored, sends the failed message again. */
+/** Where a user gets an Anthropic API key (the chat's key prompt links to it). */
+export const API_KEYS_URL = 'https://console.anthropic.com/settings/keys';
+/** Context key: an API key is set (welcome views say so). */
+export const API_KEY_SET_CONTEXT = 'claudeMemory.apiKeySet';
+
+/**
+ * Runs the extension's "Set API Key". A message waiting for a key is sent by the controller when
+ * the key changes; a message that failed on a rejected key (401) is sent again here.
+ */
 async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironment): Promise<void> {
   const before = await env.apiKey();
   await vscode.commands.executeCommand('claudeMemory.setApiKey');
   const after = await env.apiKey();
-  if (after && after !== before && controller.canRetry) await controller.retry();
+  if (!after || after === before) return;
+  const pendingSent = await controller.refreshKey();
+  if (!pendingSent && controller.canRetry) await controller.retry();
 }
 
 /**

@@ -129,7 +129,11 @@ async function askDraftWithClaude(): Promise<boolean | undefined> {
 async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, folder: vscode.Uri): Promise<boolean> {
   const template = await readTemplate(extensionUri, 'initializer-prompt.md');
   const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
-  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, { prompt, folder } satisfies AskArgs);
+  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(ASK_COMMAND, {
+    prompt,
+    folder,
+    label: 'Initialize Project Memory · draft the feature list',
+  } satisfies AskArgs);
   return result?.started === true && result.outcome.ok;
 }
 

@@ -4,7 +4,7 @@
  * then works in that folder's memory.
  */
 import * as vscode from 'vscode';
-import { renderSessionRoutine } from '../../core/session/sessionRoutine';
+import { renderSessionRoutine, sessionRoutineLabel } from '../../core/session/sessionRoutine';
 import type { ExtensionServices } from '../../platform/services';
 import { ASK_COMMAND, type AskArgs } from '../ask';
 import { pickStore, readSessionFile, sessionFileExists } from './storeFiles';
@@ -26,13 +26,20 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
       .then((choice) => choice && vscode.commands.executeCommand('claudeMemory.initialize', { folder: store.folder.uri }));
     return undefined;
   }
+  const featuresText = await readSessionFile(store, 'features');
   const message = renderSessionRoutine({
     template: await readTemplate(extensionUri, 'session-routine.md'),
     now: new Date(),
-    featuresText: await readSessionFile(store, 'features'),
+    featuresText,
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
-  // The chat switches to this folder's memory (a new session if it was using another folder).
-  await vscode.commands.executeCommand(ASK_COMMAND, { prompt: message, folder: store.folder.uri } satisfies AskArgs);
+  // A fresh conversation in this folder's memory: the memory carries the state between sessions
+  // (the earlier conversation is set aside, not lost). The routine shows as a chip.
+  await vscode.commands.executeCommand(ASK_COMMAND, {
+    prompt: message,
+    folder: store.folder.uri,
+    label: sessionRoutineLabel(featuresText),
+    fresh: true,
+  } satisfies AskArgs);
   return message;
 }
