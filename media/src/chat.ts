@@ -46,6 +46,8 @@ const dirty = new Set<string>();
 let frameRequested = false;
 /** Whether the view follows the conversation; false once the reader scrolls up, until they come back. */
 let follow = true;
+/** "Open Chat" asked for the input's focus; honoured again when the webview itself gets focus. */
+let focusRequested = false;
 
 const callbacks: EntryCallbacks = {
   openMemory: (entryId, path) => vscode.postMessage({ type: 'openMemory', entryId, path }),
@@ -276,6 +278,10 @@ function handle(message: ExtensionToWebview): void {
       drawStatus(message.status);
       break;
     case 'focusInput':
+      // VS Code may focus the webview itself a moment later (Open Chat, the keybinding): the
+      // input takes the focus then too.
+      focusRequested = true;
+      setTimeout(() => (focusRequested = false), 2000);
       input.focus();
       return;
   }
@@ -323,6 +329,12 @@ document.addEventListener('keydown', (event) => {
 });
 
 stopButton.addEventListener('click', () => vscode.postMessage({ type: 'stop' }));
+window.addEventListener('focus', () => {
+  if (!focusRequested) return;
+  focusRequested = false;
+  input.focus();
+});
+
 input.addEventListener('input', () => save());
 
 // ---- state across hide/show ----------------------------------------------------------------

@@ -114,7 +114,7 @@ export class ChatController implements vscode.Disposable {
     if (key === 'missing' || pending === undefined || this.running) return undefined;
     this.pendingKeyPrompt = undefined;
     this.emit(this.transcript.setPendingKey(false));
-    return this.start(pending, { show: false });
+    return this.start(pending, { show: false, resend: 'API key set: sending your message.' });
   }
 
   /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */

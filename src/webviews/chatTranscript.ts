@@ -26,6 +26,8 @@ import {
 export interface PromptView {
   /** False for a retry of a prompt already on screen. */
   show?: boolean;
+  /** With `show: false`: the line that says why it is sent now (default "Sending your message again…"). */
+  resend?: string;
   /** A built-in prompt's chip text ("Resume Session · next: F003"); the text itself is collapsed. */
   label?: string;
   /** Labels of the chips that travel with the message. */
@@ -200,7 +202,7 @@ export class ChatTranscript {
     this.pendingKey = false;
     const row: ChatEntry =
       view.show === false
-        ? { kind: 'notice', id: this.id(), text: 'Sending your message again…' }
+        ? { kind: 'notice', id: this.id(), text: view.resend ?? 'Sending your message again…' }
         : {
             kind: 'user',
             id: this.id(),

@@ -21,7 +21,7 @@ export interface ChatActions {
   openSettings(): void;
   manageTrust(): void;
   openFolder(): void;
-  reopenPrevious(): void;
+  reopenPrevious(): Promise<void>;
   removeAttachment(id: string): void;
   code(action: CodeAction, code: string, language: string | undefined): Promise<void>;
 }

@@ -145,15 +145,15 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', 'claudeMemory.'),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
     openFolder: () => void vscode.commands.executeCommand('workbench.action.files.openFolder'),
-    reopenPrevious: () => void controller.reopenPrevious(),
+    reopenPrevious: async () => void (await controller.reopenPrevious()),
     removeAttachment: (id) => controller.detach(id),
     code: (action, code, language) => runCodeAction(action, code, language),
   };
 }
 
-/** A button that did nothing says why (busy, disabled, nothing to retry). */
+/** A button that did nothing says why (busy, disabled, nothing to retry); a message waiting for a key is on screen already. */
 function explainRefusal(result: ChatSendResult): void {
-  if (!result.started) void vscode.window.showInformationMessage(result.reason);
+  if (!result.started && !result.pending) void vscode.window.showInformationMessage(result.reason);
 }
 
 /** Where a user gets an Anthropic API key (the chat's key prompt links to it). */
