@@ -11,7 +11,10 @@ import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import type { Logger } from '../platform/logger';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ApprovalDecision } from '../core/agent/tools';
+import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
+import { ChatEdits, type UndoResult } from './chatEdits';
 import { ChatTranscript, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
@@ -93,10 +96,30 @@ export class ChatController implements vscode.Disposable {
   /** History to continue with, from a reopened conversation. */
   private restoredHistory: BetaMessageParam[] | undefined;
   readonly attachments: ChatAttachments;
+  /** Asks on the cards of commands and edits that need consent (the tools' ToolApprover). */
+  readonly approver: ChatApprover;
+  /** Workspace edits shown on cards, for Open Diff and Undo. */
+  readonly edits = new ChatEdits();
+  /** Card id → tool_use id of the questions on cards. */
+  private readonly approvals = new Map<string, string>();
+  /** The folder of the running send (edits are relative to it). */
+  private runningFolder: vscode.WorkspaceFolder | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(private readonly env: ChatEnvironment) {
     this.attachments = new ChatAttachments(env.pathOf);
+    this.approver = new ChatApprover({
+      asked: (request) => {
+        this.emit(this.transcript.setApproval(request.toolUseId, request, 'pending'));
+        const entryId = this.transcript.entryIdOf(request.toolUseId);
+        if (!entryId) return;
+        this.approvals.set(entryId, request.toolUseId);
+        if (request.kind === 'edit' && this.runningFolder) {
+          this.edits.record(entryId, { folder: this.runningFolder, path: request.path, before: request.before, after: request.after });
+        }
+      },
+      answered: (request, decision) => this.emit(this.transcript.setApproval(request.toolUseId, request, decision)),
+    });
     this.refreshAvailability();
     this.emit(this.transcript.setHasPrevious(env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
     this.subscriptions.push(env.onDidChangeKey(() => void this.refreshKey()));
@@ -115,6 +138,29 @@ export class ChatController implements vscode.Disposable {
     this.pendingKeyPrompt = undefined;
     this.emit(this.transcript.setPendingKey(false));
     return this.start(pending, { show: false, resend: 'API key set: sending your message.' });
+  }
+
+  /** A click on a card's approval button; false when that card asks nothing (any more). */
+  approve(entryId: string, decision: ApprovalDecision): boolean {
+    const toolUseId = this.approvals.get(entryId);
+    if (!toolUseId) return false;
+    this.approvals.delete(entryId);
+    return this.approver.decide(toolUseId, decision);
+  }
+
+  /** Opens the diff of the edit on card `entryId`. */
+  openDiff(entryId: string): Promise<boolean> {
+    return this.edits.openDiff(entryId);
+  }
+
+  /** Restores the file of the edit on card `entryId` while it still holds Claude's version. */
+  async undoEdit(entryId: string): Promise<UndoResult> {
+    const result = await this.edits.undo(entryId);
+    if (result.ok) {
+      this.emit(this.transcript.markUndone(entryId));
+      this.env.log.info('undid an edit from its chat card');
+    }
+    return result;
   }
 
   /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */
@@ -242,7 +288,10 @@ export class ChatController implements vscode.Disposable {
    */
   async newChat(): Promise<void> {
     this.stop();
+    this.approver.denyAll();
     await this.running;
+    this.approvals.clear();
+    this.edits.clear();
     const saved = this.transcript.saved();
     if (saved.entries.length > 0) {
       const stored: StoredConversation = { ...saved, history: [...(this.session?.agent.history ?? this.restoredHistory ?? [])], folder: this.session?.folder ?? '' };
@@ -292,6 +341,8 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    this.approver.denyAll();
+    this.edits.dispose();
     for (const d of this.subscriptions) d.dispose();
     this.patches.dispose();
     this.folderChanges.dispose();
@@ -303,6 +354,7 @@ export class ChatController implements vscode.Disposable {
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
     this.abort = abort;
+    this.runningFolder = store.folder;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
     try {
@@ -316,6 +368,11 @@ export class ChatController implements vscode.Disposable {
             const patches = this.transcript.apply(event);
             this.toolFolders.record(patches, store.folder);
             this.emit(patches);
+            if (event.type === 'tool_end' && event.detail?.kind === 'edit' && !event.is_error) {
+              const entryId = this.transcript.entryIdOf(event.id);
+              const { path, before, after } = event.detail;
+              if (entryId) this.edits.record(entryId, { folder: store.folder, path, before, after });
+            }
             if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
           },
           abort.signal,

@@ -6,9 +6,13 @@
 import type { ApiRetryReason } from '../core/agent/apiRetries';
 import type { AgentErrorKind, AgentEvent } from '../core/agent/events';
 import { estimateCost } from '../core/agent/pricing';
-import type { ToolCallDetail } from '../core/agent/tools';
+import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
 import {
+  MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
+  type ApprovalState,
+  type ToolApproval,
+  type ToolEdit,
   type ChatAttachment,
   type ChatEntry,
   type ChatSnapshot,
@@ -249,16 +253,22 @@ export class ChatTranscript {
       case 'tool_end': {
         this.openTextId = undefined;
         const change = changeOf(event.detail);
+        const id = this.toolEntryId(event.id);
+        const before = this.find(id);
+        const kept = before?.kind === 'tool' ? { ...(before.approval ? { approval: before.approval } : {}), ...(before.output ? { output: before.output } : {}) } : {};
+        const edit = event.detail?.kind === 'edit' && !event.is_error ? editOf(event.detail.path, event.detail.before, event.detail.after) : undefined;
         return [
           this.upsert({
             kind: 'tool',
-            id: this.toolEntryId(event.id),
+            id,
             ...toolName(event.tool),
             command: event.command,
             path: event.touched?.newPath ?? event.path,
             status: event.is_error ? 'error' : 'ok',
             summary: event.summary,
             ...(change ? { change } : {}),
+            ...kept,
+            ...(edit ? { edit } : {}),
           }),
           ...this.setWorking(WAITING_TEXT),
         ];
@@ -292,9 +302,48 @@ export class ChatTranscript {
       case 'done':
         return this.finish();
       case 'tool_output':
-        // Shown by the workspace-tool cards (not yet rendered here).
-        return [];
+        return this.appendOutput(event.id, event.text);
     }
+  }
+
+  /** The card of tool call `toolUseId` in the running send, if it has one. */
+  entryIdOf(toolUseId: string): string | undefined {
+    return this.toolEntries.get(toolUseId);
+  }
+
+  /** A tool card by id (a copy). */
+  tool(id: string): Extract<ChatEntry, { kind: 'tool' }> | undefined {
+    const entry = this.find(id);
+    return entry?.kind === 'tool' ? { ...entry } : undefined;
+  }
+
+  /** Puts an approval question (or its answer) on the card of `toolUseId`. */
+  setApproval(toolUseId: string, request: ApprovalRequest, state: ApprovalState): ChatPatch[] {
+    const id = this.toolEntryId(toolUseId);
+    const entry = this.find(id);
+    if (entry?.kind !== 'tool') return [];
+    const approval: ToolApproval =
+      request.kind === 'command'
+        ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state }
+        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state };
+    // While a question waits, nothing else says Claude is waiting for the user.
+    return [this.upsert({ ...entry, approval }), ...this.setWorking(undefined)];
+  }
+
+  /** Marks an edit card's file as restored by Undo. */
+  markUndone(id: string): ChatPatch[] {
+    const entry = this.find(id);
+    if (entry?.kind !== 'tool' || !entry.edit) return [];
+    return [this.upsert({ ...entry, edit: { ...entry.edit, undone: true } })];
+  }
+
+  private appendOutput(toolUseId: string, text: string): ChatPatch[] {
+    const id = this.toolEntries.get(toolUseId);
+    const entry = id ? this.find(id) : undefined;
+    if (!id || entry?.kind !== 'tool' || text === '') return [];
+    const output = `${entry.output ?? ''}${text}`;
+    entry.output = output.length > MAX_CARD_OUTPUT_CHARS ? output.slice(-MAX_CARD_OUTPUT_CHARS) : output;
+    return [{ type: 'output', id, text }];
   }
 
   /** Ends a send that never reached the agent. */
@@ -416,6 +465,21 @@ export interface SavedConversation {
 /** The tool's name on a card; memory (the default) is left out. */
 function toolName(tool: string | undefined): { tool?: string } {
   return tool && tool !== 'memory' ? { tool } : {};
+}
+
+/** Lines added and removed between two texts, outside their common start and end (a card's "+3 −1"). */
+export function lineCounts(before: string | undefined, after: string): { added: number; removed: number } {
+  const a = before === undefined ? [] : before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  return { added: b.length - start - end, removed: a.length - start - end };
+}
+
+function editOf(path: string, before: string | undefined, after: string): ToolEdit {
+  return { path, ...lineCounts(before, after) };
 }
 
 function changeOf(detail: ToolCallDetail | undefined): ToolChange | undefined {

@@ -4,6 +4,7 @@
  * the whole conversation as one snapshot, then forwards the controller's patches.
  */
 import * as vscode from 'vscode';
+import type { ApprovalDecision } from '../core/agent/tools';
 import type { Logger } from '../platform/logger';
 import { buildChatHtml } from './chatHtml';
 import type { ChatController } from './chatController';
@@ -24,6 +25,9 @@ export interface ChatActions {
   reopenPrevious(): Promise<void>;
   removeAttachment(id: string): void;
   code(action: CodeAction, code: string, language: string | undefined): Promise<void>;
+  approve(entryId: string, decision: ApprovalDecision): void;
+  openDiff(entryId: string): Promise<void>;
+  undoEdit(entryId: string): Promise<void>;
 }
 
 type Handlers = { [K in WebviewToExtension['type']]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -60,6 +64,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     this.viewDisposables.push(
       view.webview.onDidReceiveMessage((raw: unknown) => void this.receive(raw)),
+      // A hidden webview view loses its page (no retainContextWhenHidden); shown again, the
+      // script reloads and says `ready` again. Until then nothing posted would arrive.
+      view.onDidChangeVisibility(() => {
+        if (this.view === view && !view.visible) this.ready = false;
+      }),
       view.onDidDispose(() => {
         if (this.view !== view) return;
         this.view = undefined;
@@ -135,6 +144,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       reopenPrevious: () => this.actions.reopenPrevious(),
       removeAttachment: (m) => this.actions.removeAttachment(m.id),
       code: (m) => this.actions.code(m.action, m.code, m.language),
+      approve: (m) => this.actions.approve(m.entryId, m.decision),
+      openDiff: (m) => this.actions.openDiff(m.entryId),
+      undoEdit: (m) => this.actions.undoEdit(m.entryId),
     };
   }
 

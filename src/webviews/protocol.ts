@@ -27,6 +27,23 @@ export type ToolChange =
   | { type: 'insert'; line: number; text: string }
   | { type: 'rename'; from: string; to: string };
 
+export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
+
+export type ToolApproval =
+  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState }
+  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState };
+
+/** A workspace edit on a card: its folder-relative path and size. `undone`: Undo restored the file. */
+export interface ToolEdit {
+  path: string;
+  added: number;
+  removed: number;
+  undone?: boolean;
+}
+
+/** Longest live output a card keeps (the end of it). */
+export const MAX_CARD_OUTPUT_CHARS = 16_000;
+
 /** A file or selection that travels with the next message (a removable chip in the input). */
 export interface ChatAttachment {
   id: string;
@@ -54,7 +71,22 @@ export type ChatEntry =
    * One tool call. `tool`: memory (absent), str_replace_based_edit_tool or bash. `path` is a
    * `/memories/...` path for memory calls. `change`: what a memory write changed.
    */
-  | { kind: 'tool'; id: string; tool?: string; command: string; path?: string; status: ToolStatus; summary?: string; change?: ToolChange }
+  | {
+      kind: 'tool';
+      id: string;
+      tool?: string;
+      command: string;
+      path?: string;
+      status: ToolStatus;
+      summary?: string;
+      change?: ToolChange;
+      /** A question on the card (a command to allow, an edit to accept) and its answer. */
+      approval?: ToolApproval;
+      /** A command's live output (its end; the card scrolls). */
+      output?: string;
+      /** A workspace file Claude changed: Open Diff and Undo act on it. */
+      edit?: ToolEdit;
+    }
   /**
    * Token counts of one answer (all its model requests), with the estimated cost in USD when the
    * model's price is known (core/agent/pricing.ts).
@@ -106,6 +138,8 @@ export type ExtensionToWebview =
   | { type: 'entry'; entry: ChatEntry }
   /** Appends streamed text to an assistant entry. */
   | { type: 'text'; id: string; text: string }
+  /** Appends live output to a tool card. */
+  | { type: 'output'; id: string; text: string }
   | { type: 'remove'; id: string }
   | { type: 'status'; status: ChatStatus }
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
@@ -129,7 +163,12 @@ export type WebviewToExtension =
   | { type: 'reopenPrevious' }
   | { type: 'removeAttachment'; id: string }
   /** A code block's toolbar: copy it, insert it at the editor's cursor, or open it as a new file. */
-  | { type: 'code'; action: CodeAction; code: string; language?: string };
+  | { type: 'code'; action: CodeAction; code: string; language?: string }
+  /** A card's approval buttons. */
+  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' }
+  /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
+  | { type: 'openDiff'; entryId: string }
+  | { type: 'undoEdit'; entryId: string };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -169,6 +208,14 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const text = value.text;
     if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_PROMPT_CHARS) return undefined;
     return { type, text };
+  }
+  if (type === 'approve') {
+    const { entryId, decision } = value;
+    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
+    return { type, entryId, decision };
+  }
+  if (type === 'openDiff' || type === 'undoEdit') {
+    return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'removeAttachment') {
     return isEntryId(value.id) ? { type, id: value.id } : undefined;
@@ -224,6 +271,7 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'entry':
       return isEntry(value.entry) ? (value as ExtensionToWebview) : undefined;
     case 'text':
+    case 'output':
       return typeof value.id === 'string' && typeof value.text === 'string' ? (value as ExtensionToWebview) : undefined;
     case 'remove':
       return typeof value.id === 'string' ? (value as ExtensionToWebview) : undefined;

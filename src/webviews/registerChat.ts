@@ -148,6 +148,16 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     reopenPrevious: async () => void (await controller.reopenPrevious()),
     removeAttachment: (id) => controller.detach(id),
     code: (action, code, language) => runCodeAction(action, code, language),
+    approve: (entryId, decision) => {
+      if (!controller.approve(entryId, decision)) void vscode.window.showInformationMessage('That question was already answered.');
+    },
+    openDiff: async (entryId) => {
+      if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
+    },
+    undoEdit: async (entryId) => {
+      const result = await controller.undoEdit(entryId);
+      if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
+    },
   };
 }
 

@@ -317,7 +317,7 @@ suite('chat view (e2e)', function () {
     assert.strictEqual(await chat.locator('.entry').count(), 0);
     await reopen.click();
     await chat.locator('.entry.user', { hasText: QUESTION }).waitFor({ timeout: 10_000 });
-    await chat.locator(NOTE_CARD).waitFor({ timeout: 5_000 });
+    await chat.locator(NOTE_CARD).first().waitFor({ timeout: 5_000 });
   });
 
   test('the chat follows the theme: screenshots in dark and high contrast', async function () {
