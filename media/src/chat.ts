@@ -4,6 +4,7 @@
  * patches after that. getState/setState give an instant redraw when the view is shown again.
  */
 import {
+  MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
   parseExtensionMessage,
   type ChatAttachment,
@@ -15,7 +16,7 @@ import {
   type KeyState,
 } from '../../src/webviews/protocol';
 import { element, icon } from './dom';
-import { actionButton, renderEntry, updateAssistant, type EntryCallbacks } from './render';
+import { actionButton, outputView, renderEntry, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';
 
 const vscode = vscodeApi();
@@ -50,6 +51,7 @@ let follow = true;
 let focusRequested = false;
 
 const callbacks: EntryCallbacks = {
+  card: (message) => vscode.postMessage(message),
   openMemory: (entryId, path) => vscode.postMessage({ type: 'openMemory', entryId, path }),
   action: (action) => vscode.postMessage({ type: action }),
   code: (action, code, language) => vscode.postMessage({ type: 'code', action, code, ...(language ? { language } : {}) }),
@@ -123,6 +125,22 @@ function appendText(id: string, text: string): void {
     frameRequested = true;
     requestAnimationFrame(flushText);
   }
+}
+
+function appendOutput(id: string, text: string): void {
+  const entry = entries.find((e) => e.id === id);
+  if (!entry || entry.kind !== 'tool') return;
+  const all = `${entry.output ?? ''}${text}`;
+  entry.output = all.length > MAX_CARD_OUTPUT_CHARS ? all.slice(-MAX_CARD_OUTPUT_CHARS) : all;
+  const card = elements.get(id);
+  if (!card) return;
+  let pre = card.querySelector<HTMLElement>('.tool-output');
+  if (!pre) {
+    pre = outputView('');
+    card.querySelector('.tool-head')?.after(pre);
+  }
+  pre.textContent = entry.output;
+  pre.scrollTop = pre.scrollHeight;
 }
 
 function flushText(): void {
@@ -271,6 +289,9 @@ function handle(message: ExtensionToWebview): void {
     case 'text':
       appendText(message.id, message.text);
       return; // saved and scrolled once per frame
+    case 'output':
+      appendOutput(message.id, message.text);
+      break;
     case 'remove':
       remove(message.id);
       break;

@@ -2,7 +2,9 @@
  * One DOM element per conversation entry. Display text goes in with textContent; only assistant
  * markdown becomes HTML, through renderMarkdown (marked, then DOMPurify).
  */
-import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolChange, ToolStatus } from '../../src/webviews/protocol';
+import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
+
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { formatUsageDetails, formatUsageLine } from './format';
@@ -11,6 +13,8 @@ import { renderMarkdown } from './markdown';
 export { icon };
 
 export interface EntryCallbacks {
+  /** A card's buttons: approval answers, Open Diff, Undo. */
+  card(message: CardMessage): void;
   /** Opens a tool card's path; `entryId` tells the extension which folder's memory it is in. */
   openMemory(entryId: string, path: string): void;
   action(action: ErrorAction | NoticeAction): void;
@@ -27,6 +31,14 @@ const TOOL_ICONS: Record<string, string> = {
   insert: 'insert',
   delete: 'trash',
   rename: 'arrow-swap',
+  run: 'terminal',
+  restart: 'debug-restart',
+};
+
+/** How a card names its tool (memory cards say nothing: they are the default). */
+const TOOL_TITLES: Record<string, string> = {
+  str_replace_based_edit_tool: 'File',
+  bash: 'Shell',
 };
 
 const STATUS_LABELS: Record<ToolStatus, { icon: string; text: string }> = {
@@ -132,12 +144,17 @@ function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCa
 function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryCallbacks): HTMLElement {
   const card = element('div', `entry tool tool-${entry.status}`);
   const status = STATUS_LABELS[entry.status];
+  const title = entry.tool ? TOOL_TITLES[entry.tool] : undefined;
   card.setAttribute('role', 'group');
-  card.setAttribute('aria-label', `Memory ${entry.command} ${entry.path ?? ''}: ${status.text}`);
+  card.setAttribute('aria-label', `${title ?? 'Memory'} ${entry.command} ${entry.path ?? ''}: ${status.text}`);
   const head = element('div', 'tool-head');
   head.append(icon(TOOL_ICONS[entry.command] ?? 'tools', 'tool-icon'), element('span', 'tool-command', entry.command));
 
-  if (entry.path) {
+  if (entry.tool === 'bash' && entry.path) {
+    head.append(element('code', 'tool-path tool-shell', entry.path, { title: entry.path }));
+  } else if (entry.tool && entry.path) {
+    head.append(element('span', 'tool-path', entry.path, { title: entry.path }));
+  } else if (entry.path) {
     const path = entry.path;
     // Every path is under /memories; the narrow side bar shows the part after it, the full one on hover.
     const shown = path.startsWith('/memories/') ? path.slice('/memories/'.length) : path;
@@ -152,6 +169,10 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
   mark.append(icon(status.icon));
   head.append(mark);
   card.append(head);
+
+  if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
+  if (entry.output !== undefined) card.append(outputView(entry.output));
+  if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
 
   const body = toolBody(entry);
   if (body) {
@@ -178,6 +199,77 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
     card.append(body);
   }
   return card;
+}
+
+/** The question on a card, or how it was answered. */
+function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallbacks): HTMLElement {
+  const el = element('div', `tool-approval approval-${approval.state}`);
+  if (approval.state !== 'pending') {
+    const said: Record<Exclude<ToolApproval['state'], 'pending'>, string> =
+      approval.kind === 'command'
+        ? { once: 'Allowed once', always: `Always allowed here: ${approval.prefixes.join(', ')}`, deny: 'Denied' }
+        : { once: 'Accepted', always: 'Accepted', deny: 'Rejected' };
+    el.append(icon(approval.state === 'deny' ? 'circle-slash' : 'check'), document.createTextNode(` ${said[approval.state]}`));
+    return el;
+  }
+  el.setAttribute('role', 'group');
+  if (approval.kind === 'command') {
+    el.setAttribute('aria-label', 'Claude asks to run a command');
+    el.append(element('div', 'approval-question', 'Run this command?'), element('code', 'approval-command', approval.command));
+    const bar = element('div', 'error-actions');
+    bar.append(
+      cardButton('Allow once', 'check', { type: 'approve', entryId: id, decision: 'once' }, callbacks, 'button', 'allow-once'),
+      ...(approval.prefixes.length > 0
+        ? [cardButton(`Always allow ${approval.prefixes.map((p) => `"${p}"`).join(', ')} here`, 'check-all', { type: 'approve', entryId: id, decision: 'always' }, callbacks, 'secondary', 'allow-always')]
+        : []),
+      cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
+    );
+    el.append(bar);
+  } else {
+    el.setAttribute('aria-label', 'Claude asks to change a file');
+    el.append(element('div', 'approval-question', `Apply this change to ${approval.path}? (+${approval.added} −${approval.removed} lines)`));
+    const bar = element('div', 'error-actions');
+    bar.append(
+      cardButton('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'secondary', 'open-diff'),
+      cardButton('Accept', 'check', { type: 'approve', entryId: id, decision: 'once' }, callbacks, 'button', 'accept'),
+      cardButton('Reject', 'close', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'reject'),
+    );
+    el.append(bar);
+  }
+  return el;
+}
+
+function cardButton(text: string, iconName: string, message: CardMessage, callbacks: EntryCallbacks, style: 'button' | 'secondary', action: string): HTMLButtonElement {
+  const button = element('button', style === 'secondary' ? 'button secondary' : 'button', undefined, { type: 'button', 'data-action': action });
+  button.append(icon(iconName), document.createTextNode(` ${text}`));
+  button.addEventListener('click', () => {
+    // One answer per question: the card is redrawn with the outcome.
+    if (message.type === 'approve') button.closest('.tool-approval')?.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    callbacks.card(message);
+  });
+  return button;
+}
+
+/** A command's live output: the end of it, scrolled to the bottom as it grows. */
+export function outputView(text: string): HTMLElement {
+  const pre = element('pre', 'tool-output', text, { 'aria-label': 'Command output', tabindex: '0' });
+  return pre;
+}
+
+function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLElement {
+  const bar = element('div', 'tool-edit');
+  bar.append(element('span', 'edit-size', `+${edit.added} −${edit.removed}`, { title: `${edit.added} line(s) added, ${edit.removed} removed` }));
+  bar.append(cardLink('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'open-diff'));
+  if (edit.undone) bar.append(element('span', 'edit-undone', 'Undone'));
+  else bar.append(cardLink('Undo', 'discard', { type: 'undoEdit', entryId: id }, callbacks, 'undo'));
+  return bar;
+}
+
+function cardLink(text: string, iconName: string, message: CardMessage, callbacks: EntryCallbacks, action: string): HTMLButtonElement {
+  const button = element('button', 'link', undefined, { type: 'button', 'data-action': action });
+  button.append(icon(iconName), document.createTextNode(` ${text}`));
+  button.addEventListener('click', () => callbacks.card(message));
+  return button;
 }
 
 /** The expandable part of a card: the result line, and what a write changed. */

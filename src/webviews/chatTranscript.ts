@@ -467,7 +467,10 @@ function toolName(tool: string | undefined): { tool?: string } {
   return tool && tool !== 'memory' ? { tool } : {};
 }
 
-/** Lines added and removed between two texts, outside their common start and end (a card's "+3 −1"). */
+/**
+ * Lines added and removed between two texts (a card's "+3 −1"): the longest common subsequence of
+ * the lines between their common start and end; for very large changes, the sizes of that middle.
+ */
 export function lineCounts(before: string | undefined, after: string): { added: number; removed: number } {
   const a = before === undefined ? [] : before.split('\n');
   const b = after.split('\n');
@@ -475,7 +478,17 @@ export function lineCounts(before: string | undefined, after: string): { added: 
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
   while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
-  return { added: b.length - start - end, removed: a.length - start - end };
+  const x = a.slice(start, a.length - end);
+  const y = b.slice(start, b.length - end);
+  if (x.length * y.length > 4_000_000) return { added: y.length, removed: x.length };
+  let row = new Array<number>(y.length + 1).fill(0);
+  for (const line of x) {
+    const next = new Array<number>(y.length + 1).fill(0);
+    for (let j = 0; j < y.length; j++) next[j + 1] = line === y[j] ? row[j] + 1 : Math.max(row[j + 1], next[j]);
+    row = next;
+  }
+  const common = row[y.length];
+  return { added: y.length - common, removed: x.length - common };
 }
 
 function editOf(path: string, before: string | undefined, after: string): ToolEdit {

@@ -18,6 +18,9 @@ describe('chat protocol: messages from the webview', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'code', action: 'copy', code: 'npm test', language: 'bash' }), { type: 'code', action: 'copy', code: 'npm test', language: 'bash' });
     assert.deepEqual(parseWebviewMessage({ type: 'code', action: 'newFile', code: '' }), { type: 'code', action: 'newFile', code: '' });
     assert.deepEqual(parseWebviewMessage({ type: 'removeAttachment', id: 'a3' }), { type: 'removeAttachment', id: 'a3' });
+    assert.deepEqual(parseWebviewMessage({ type: 'approve', entryId: 'e4', decision: 'always' }), { type: 'approve', entryId: 'e4', decision: 'always' });
+    assert.deepEqual(parseWebviewMessage({ type: 'openDiff', entryId: 'e4' }), { type: 'openDiff', entryId: 'e4' });
+    assert.deepEqual(parseWebviewMessage({ type: 'undoEdit', entryId: 'e4' }), { type: 'undoEdit', entryId: 'e4' });
     for (const value of [
       { type: 'code', action: 'run', code: 'rm -rf /' },
       { type: 'code', action: 'copy' },
@@ -26,6 +29,9 @@ describe('chat protocol: messages from the webview', () => {
       { type: 'code', action: 'insert', code: 'x', language: '"><script>' },
       { type: 'code', action: 'insert', code: 'x', language: 'x'.repeat(41) },
       { type: 'removeAttachment' },
+      { type: 'approve', entryId: 'e4', decision: 'yes' },
+      { type: 'approve', decision: 'once' },
+      { type: 'undoEdit', entryId: '../x' },
       { type: 'removeAttachment', id: '../a1' },
     ]) {
       assert.equal(parseWebviewMessage(value), undefined, JSON.stringify(value).slice(0, 80));
