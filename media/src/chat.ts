@@ -222,11 +222,11 @@ function drawAttachments(list: readonly ChatAttachment[]): void {
   attachmentsEl.hidden = list.length === 0;
   attachmentsEl.replaceChildren(
     ...list.map((a) => {
-      const chip = element('span', 'chip', undefined, { title: a.detail });
+      const chip = element('span', a.current ? 'chip current' : 'chip', undefined, { title: a.current ? `${a.detail} (the active editor's; sent with your message)` : a.detail });
       const remove = element('button', 'icon-button chip-remove', undefined, { type: 'button', 'aria-label': `Remove ${a.label}`, title: 'Remove' });
       remove.append(icon('close'));
       remove.addEventListener('click', () => vscode.postMessage({ type: 'removeAttachment', id: a.id }));
-      chip.append(icon('file'), element('span', 'chip-label', a.label), remove);
+      chip.append(icon(a.current ? 'eye' : 'file'), element('span', 'chip-label', a.label), remove);
       return chip;
     }),
   );

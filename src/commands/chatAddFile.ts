@@ -35,3 +35,18 @@ function targetUris(target: unknown, selected: unknown): vscode.Uri[] {
   const active = vscode.window.activeTextEditor?.document.uri;
   return active && active.scheme !== 'untitled' ? [active] : [];
 }
+
+export const ASK_ABOUT_SELECTION_COMMAND = 'claudeMemory.askAboutSelection';
+
+/** "Claude Memory: Ask About Selection" (editor context menu): the selection as a chip, then the input. */
+export function registerAskAboutSelectionCommand(chat: ChatFeature): vscode.Disposable {
+  return vscode.commands.registerCommand(ASK_ABOUT_SELECTION_COMMAND, async () => {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void vscode.window.showInformationMessage('Select some code in an editor first.');
+      return;
+    }
+    chat.controller.attach(editor.document.uri, editor.selection.isEmpty ? undefined : editor.selection);
+    await chat.reveal(true);
+  });
+}

@@ -25,11 +25,34 @@ export type PathNamer = (uri: vscode.Uri) => string;
 export class ChatAttachments {
   private items: Attachment[] = [];
   private next = 1;
+  /** The active editor's file (or selection): goes with the next message unless removed. */
+  private current: Attachment | undefined;
+  /** The file whose automatic chip the user removed; it comes back for another file. */
+  private dismissed: string | undefined;
 
   constructor(private readonly name: PathNamer) {}
 
   list(): readonly Attachment[] {
-    return this.items;
+    const current = this.current && !this.items.some((a) => attachmentKey(a.uri, a.range) === attachmentKey(this.current!.uri, this.current!.range)) ? [this.current] : [];
+    return [...current, ...this.items];
+  }
+
+  /**
+   * Follows the active editor: its file, or its selection when there is one. Undefined clears it.
+   * Returns true when the chips changed.
+   */
+  follow(uri: vscode.Uri | undefined, selection: vscode.Range | undefined): boolean {
+    if (!uri) {
+      const changed = this.current !== undefined;
+      this.current = undefined;
+      return changed;
+    }
+    if (this.dismissed !== undefined && this.dismissed !== uri.toString()) this.dismissed = undefined;
+    if (this.dismissed === uri.toString()) return false;
+    const range = selection && !selection.isEmpty ? selection : undefined;
+    if (this.current && attachmentKey(this.current.uri, this.current.range) === attachmentKey(uri, range)) return false;
+    this.current = { ...this.make(uri, range), current: true };
+    return true;
   }
 
   /** Adds a file or a selection; the same file (and range) twice is one chip. */
@@ -37,10 +60,17 @@ export class ChatAttachments {
     const key = attachmentKey(uri, range);
     const existing = this.items.find((a) => attachmentKey(a.uri, a.range) === key);
     if (existing) return existing;
+    const item = this.make(uri, range);
+    this.items.push(item);
+    if (this.items.length > MAX_ATTACHMENTS) this.items.shift();
+    return item;
+  }
+
+  private make(uri: vscode.Uri, range: vscode.Range | undefined): Attachment {
     const shownPath = this.name(uri);
     const base = shownPath.slice(shownPath.lastIndexOf('/') + 1) || shownPath;
     const lines = range ? (range.start.line === range.end.line ? `${range.start.line + 1}` : `${range.start.line + 1}-${range.end.line + 1}`) : undefined;
-    const item: Attachment = {
+    return {
       id: `a${this.next++}`,
       label: lines ? `${base}:${lines}` : base,
       detail: lines ? `${shownPath}, lines ${lines}` : shownPath,
@@ -48,20 +78,22 @@ export class ChatAttachments {
       range,
       shownPath,
     };
-    this.items.push(item);
-    if (this.items.length > MAX_ATTACHMENTS) this.items.shift();
-    return item;
   }
 
   remove(id: string): boolean {
+    if (this.current?.id === id) {
+      this.dismissed = this.current.uri.toString();
+      this.current = undefined;
+      return true;
+    }
     const before = this.items.length;
     this.items = this.items.filter((a) => a.id !== id);
     return this.items.length !== before;
   }
 
-  /** Hands the chips to a send and empties the input's list. */
+  /** Hands the chips to a send and empties the input's list (the active editor's chip stays). */
   take(): Attachment[] {
-    const taken = this.items;
+    const taken = [...this.list()];
     this.items = [];
     return taken;
   }

@@ -169,6 +169,11 @@ export class ChatController implements vscode.Disposable {
     this.emit(this.transcript.setAttachments(this.attachments.list()));
   }
 
+  /** The active editor changed (or its selection): its chip follows. */
+  followEditor(uri: vscode.Uri | undefined, selection: vscode.Range | undefined): void {
+    if (this.attachments.follow(uri, selection)) this.emit(this.transcript.setAttachments(this.attachments.list()));
+  }
+
   detach(id: string): void {
     if (this.attachments.remove(id)) this.emit(this.transcript.setAttachments(this.attachments.list()));
   }

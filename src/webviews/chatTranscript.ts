@@ -163,7 +163,8 @@ export class ChatTranscript {
   }
 
   setAttachments(attachments: readonly ChatAttachment[]): ChatPatch[] {
-    this.attachments = attachments.map((a) => ({ ...a }));
+    // Only the display fields: the extension's attachments also carry Uris and ranges.
+    this.attachments = attachments.map((a) => ({ id: a.id, label: a.label, detail: a.detail, ...(a.current ? { current: true } : {}) }));
     return [this.statusPatch()];
   }
 

@@ -51,6 +51,8 @@ export interface ChatAttachment {
   label: string;
   /** Shown on hover: the path relative to its folder. */
   detail: string;
+  /** The active editor's file or selection (follows the editor; removable). */
+  current?: boolean;
 }
 
 /** What the button on the "chat is off" banner does. */

@@ -10,12 +10,14 @@ import { registerChatNewCommand } from '../commands/chatNew';
 import { registerChatStopCommand } from '../commands/chatStop';
 import { registerOpenChatCommand } from '../commands/chatOpen';
 import type { UserPrompts } from '../commands/prompts';
-import { registerChatAddFileCommand } from '../commands/chatAddFile';
+import { registerAskAboutSelectionCommand, registerChatAddFileCommand } from '../commands/chatAddFile';
 import { formatCost } from '../core/agent/pricing';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
 import { runCodeAction } from './chatCodeActions';
 import { chatEnvironment } from './chatEnvironment';
-import { ChatViewProvider, type ChatActions } from './chatViewProvider';
+import { chatMessageRouter, type ChatActions } from './chatPage';
+import { ChatPanel } from './chatPanel';
+import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './protocol';
 
 /** What the rest of the extension (and the integration tests) can do with the chat. */
@@ -44,6 +46,10 @@ export interface ChatApi {
    * (for tests, e.g. a click on a tool card). Resolves once its action is done.
    */
   receiveWebviewMessage(message: unknown): Promise<void>;
+  /** "Open Chat in Editor": the same conversation in an editor-area panel. */
+  openInEditor(): void;
+  /** True once the editor panel's page has said `ready`. */
+  isPanelReady(): boolean;
 }
 
 /** The chat's pieces, for the command files. */
@@ -56,7 +62,9 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   const env = chatEnvironment(services, context.workspaceState);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
-  const provider = new ChatViewProvider(context.extensionUri, controller, actions, env.log);
+  const route = chatMessageRouter(actions, env.log);
+  const provider = new ChatViewProvider(context.extensionUri, controller, route, env.log);
+  const panel = new ChatPanel(context.extensionUri, controller, route, env.log);
   const changed = new vscode.EventEmitter<void>();
 
   const reveal = async (focusInput = false): Promise<void> => {
@@ -90,7 +98,11 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   context.subscriptions.push(
     controller,
     provider,
+    panel,
     changed,
+    vscode.commands.registerCommand(OPEN_CHAT_IN_EDITOR_COMMAND, () => panel.open()),
+    registerAskAboutSelectionCommand(feature),
+    ...followActiveEditor(controller),
     controller.onPatch((patch) => {
       if (patch.type === 'status' || patch.type === 'snapshot') {
         describe();
@@ -130,7 +142,9 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     reveal,
     folder: () => controller.currentStore()?.folder,
     viewDescription,
-    receiveWebviewMessage: (message) => provider.receive(message),
+    receiveWebviewMessage: route,
+    openInEditor: () => panel.open(),
+    isPanelReady: () => panel.isReady,
   };
 }
 
@@ -161,10 +175,37 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
   };
 }
 
+/**
+ * The active editor's file (or selection) as a chip in the chat's input. Only files of the
+ * workspace: not output panes, diffs or settings.
+ */
+function followActiveEditor(controller: ChatController): vscode.Disposable[] {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const update = (): void => {
+    const editor = vscode.window.activeTextEditor;
+    const uri = editor?.document.uri;
+    const inWorkspace = uri !== undefined && vscode.workspace.getWorkspaceFolder(uri) !== undefined;
+    controller.followEditor(inWorkspace ? uri : undefined, inWorkspace ? editor?.selection : undefined);
+  };
+  // Selections change at typing speed; the chip needs to be right only when the user sends.
+  const soon = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(update, 250);
+  };
+  update();
+  return [
+    vscode.window.onDidChangeActiveTextEditor(update),
+    vscode.window.onDidChangeTextEditorSelection(soon),
+    { dispose: () => timer && clearTimeout(timer) },
+  ];
+}
+
 /** A button that did nothing says why (busy, disabled, nothing to retry); a message waiting for a key is on screen already. */
 function explainRefusal(result: ChatSendResult): void {
   if (!result.started && !result.pending) void vscode.window.showInformationMessage(result.reason);
 }
+
+export const OPEN_CHAT_IN_EDITOR_COMMAND = 'claudeMemory.chat.openInEditor';
 
 /** Where a user gets an Anthropic API key (the chat's key prompt links to it). */
 export const API_KEYS_URL = 'https://console.anthropic.com/settings/keys';
