@@ -11,14 +11,17 @@ import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
 import { MemoryEngine } from '../core/memory';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
+import { createRunTools } from './runTools';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { oneLine, STORE_FOLDER, type CliIo } from './exec';
 
-export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--json] PROMPT
+export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--allow-edits] [--allow-command PREFIX]... [--json] PROMPT
 
-Runs Claude with the memory tool on DIR/${STORE_FOLDER} until it finishes answering PROMPT.
+Runs Claude with the memory tool on DIR/${STORE_FOLDER}, the text editor and bash on DIR until it
+finishes answering PROMPT. Reads are always allowed; writes and commands only with the flags below.
 Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL overrides the API address.
-Assistant text goes to stdout, one line per memory operation to stderr.
+Assistant text goes to stdout, one line per tool call to stderr.
 
 Options:
   -w, --workspace DIR   Workspace folder (default: the current folder).
@@ -27,6 +30,11 @@ Options:
       --max-tokens N    Output tokens per model turn (default: ${AGENT_DEFAULTS.maxTokens}).
       --no-cache        Send no prompt-caching breakpoints.
       --no-context-editing  Do not ask the API to clear old tool results.
+      --no-compaction   Do not let the API compact long conversations.
+      --allow-edits     Let Claude create and edit files in DIR (never .git or the memory folder).
+      --allow-command PREFIX  Let Claude run commands starting with PREFIX (repeatable; '*' allows all).
+                        A compound command runs only when every part is allowed.
+      --command-timeout SECONDS  Stop a command after this long (default: ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}).
       --json            Write every agent event as one JSON line to stdout.
   -h, --help            Show this help.
 `;
@@ -72,6 +80,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     error: (m) => verbose && io.stderr.write(`${m}\n`),
   };
   const engine = new MemoryEngine(store, { onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`) });
+  const workspaceTools = createRunTools(workspace, STORE_FOLDER, args, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
   const session = new AgentSession({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
@@ -81,6 +90,9 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     memory: engine,
     promptCaching: args.caching,
     contextEditing: args.contextEditing,
+    compaction: args.compaction,
+    tools: workspaceTools.tools,
+    system: workspaceTools.systemPrompt,
     logger,
   });
 
@@ -91,6 +103,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     outcome = await session.send(args.prompt, printer, signal);
   } finally {
     dispose();
+    workspaceTools.dispose();
   }
   if (outcome.ok) return 0;
   const error = outcome.error ?? { kind: 'unknown', message: 'the run failed' };
@@ -106,8 +119,12 @@ interface RunArgs {
   maxTokens: number;
   caching: boolean;
   contextEditing: boolean;
+  compaction: boolean;
   json: boolean;
   prompt: string;
+  allowEdits: boolean;
+  allowCommands: string[];
+  commandTimeoutSeconds: number;
 }
 
 function parseRunArgs(argv: string[]): RunArgs {
@@ -120,6 +137,10 @@ function parseRunArgs(argv: string[]): RunArgs {
       'max-tokens': { type: 'string' },
       'no-cache': { type: 'boolean' },
       'no-context-editing': { type: 'boolean' },
+      'no-compaction': { type: 'boolean' },
+      'allow-edits': { type: 'boolean' },
+      'allow-command': { type: 'string', multiple: true },
+      'command-timeout': { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -138,8 +159,16 @@ function parseRunArgs(argv: string[]): RunArgs {
     maxTokens: values['max-tokens'] === undefined ? AGENT_DEFAULTS.maxTokens : parsePositiveInteger('max-tokens', values['max-tokens']),
     caching: values['no-cache'] !== true,
     contextEditing: values['no-context-editing'] !== true,
+    compaction: values['no-compaction'] !== true,
     json: values.json === true,
     prompt,
+    allowEdits: values['allow-edits'] === true,
+    allowCommands: (values['allow-command'] ?? []).map((p) => {
+      if (p.trim() === '') throw new UsageError('--allow-command needs a command prefix');
+      return p.trim();
+    }),
+    commandTimeoutSeconds:
+      values['command-timeout'] === undefined ? DEFAULT_COMMAND_TIMEOUT_MS / 1000 : parsePositiveInteger('command-timeout', values['command-timeout']),
   };
 }
 
@@ -157,7 +186,10 @@ function textPrinter(io: RunIo): (event: AgentEvent) => void {
         text(event.text);
         break;
       case 'tool_end':
-        io.stderr.write(`[memory] ${event.is_error ? 'error: ' : ''}${event.summary}\n`);
+        io.stderr.write(`[${event.tool === 'str_replace_based_edit_tool' ? 'editor' : (event.tool ?? 'memory')}] ${event.is_error ? 'error: ' : ''}${event.summary}\n`);
+        break;
+      case 'compaction':
+        io.stderr.write(`[context] compacted: about ${event.saved_tokens} tokens saved\n`);
         break;
       case 'retry':
         if (!atLineStart) text('\n');

@@ -5,6 +5,8 @@
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
+import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
+import { DEFAULT_EDITOR_MAX_CHARACTERS } from '../core/workspace/editor';
 
 export type CreatePolicy = 'error' | 'overwrite';
 
@@ -23,13 +25,24 @@ export interface SettingsSnapshot {
   /** Undefined = the SDK default. Only ever taken from user/machine settings. */
   apiBaseUrl: string | undefined;
   checklistGuard: boolean;
+  /** Server-side compaction (compact_20260112) paired with memory. */
+  compaction: boolean;
+  /** Text-editor writes: applied at once, or asked for one by one. */
+  edits: EditMode;
+  editorMaxCharacters: number;
+  commandTimeoutSeconds: number;
+  /** Resume asks Claude to commit verified work when the folder is a git repository. */
+  gitCommit: boolean;
 }
+
+export type EditMode = 'apply' | 'ask';
 
 export type SettingKey = keyof SettingsSnapshot;
 
 export const SETTING_KEYS: readonly SettingKey[] = [
   'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
-  'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard',
+  'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'edits',
+  'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
 ];
 
 export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
@@ -43,6 +56,11 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   contextEditing: true,
   apiBaseUrl: undefined,
   checklistGuard: true,
+  compaction: true,
+  edits: 'apply',
+  editorMaxCharacters: DEFAULT_EDITOR_MAX_CHARACTERS,
+  commandTimeoutSeconds: DEFAULT_COMMAND_TIMEOUT_MS / 1000,
+  gitCommit: true,
 };
 
 export interface SettingsChange {
@@ -95,6 +113,11 @@ export function parseSettings(
     contextEditing: bool('contextEditing'),
     apiBaseUrl: validBaseUrl(rawBaseUrl, onProblem),
     checklistGuard: bool('checklistGuard'),
+    compaction: bool('compaction'),
+    edits: get<unknown>('edits') === 'ask' ? 'ask' : 'apply',
+    editorMaxCharacters: int('editorMaxCharacters', 1000, 1_000_000),
+    commandTimeoutSeconds: int('commandTimeoutSeconds', 1, 24 * 3600),
+    gitCommit: bool('gitCommit'),
   };
 }
 

@@ -5,6 +5,8 @@ import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, Memor
 export interface WorkspaceMemoryFileSystemOptions {
   /** Consulted before every change; false (e.g. an untrusted workspace) makes writes fail with NoPermissions. */
   canWrite?: () => boolean;
+  /** Default true: new local files are created owner-only (memory). False for workspace source files. */
+  ownerOnly?: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
       const parent = vscode.Uri.joinPath(uri, '..');
       const parentStat = await vscode.workspace.fs.stat(parent);
       if (!(parentStat.type & vscode.FileType.Directory)) throw new FsError('FileNotADirectory', 'parent is not a folder');
-      if (uri.scheme === 'file') await createOwnerOnly(uri.fsPath);
+      if (uri.scheme === 'file' && this.options.ownerOnly !== false) await createOwnerOnly(uri.fsPath);
       await vscode.workspace.fs.writeFile(uri, content);
     });
   }

@@ -9,9 +9,10 @@ import type { AgentOptions } from '../core/agent/options';
 import type { AgentOutcome } from '../core/agent/events';
 import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import type { Logger } from '../platform/logger';
+import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ApprovalDecision } from '../core/agent/tools';
+import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { ChatEdits, type UndoResult } from './chatEdits';
@@ -47,6 +48,11 @@ export interface ChatEnvironment {
   readonly state: vscode.Memento;
   /** How an attached file is named to Claude and on its chip. */
   readonly pathOf: PathNamer;
+  /**
+   * The text editor and bash tools for a folder (one set per chat session: one shell per chat);
+   * they ask `approver` before a write or a command that no rule allows.
+   */
+  workspaceTools?(folder: vscode.WorkspaceFolder, approver: ToolApprover): WorkspaceTools;
 }
 
 /** How a prompt is sent: as a chip (built-in prompts), and whether it starts a fresh conversation. */
@@ -105,6 +111,8 @@ export class ChatController implements vscode.Disposable {
   /** The folder of the running send (edits are relative to it). */
   private runningFolder: vscode.WorkspaceFolder | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** The workspace tools of the current session's folder; a new chat or folder gets new ones (a fresh shell). */
+  private tools: { folder: string; set: WorkspaceTools } | undefined;
 
   constructor(private readonly env: ChatEnvironment) {
     this.attachments = new ChatAttachments(env.pathOf);
@@ -305,6 +313,8 @@ export class ChatController implements vscode.Disposable {
     this.session?.agent.reset();
     this.session = undefined;
     this.restoredHistory = undefined;
+    // A new chat gets a fresh shell (the tools start one on their next command).
+    this.tools?.set.dispose();
     this.retryPrompt = undefined;
     this.pendingKeyPrompt = undefined;
     this.toolFolders.clear();
@@ -349,6 +359,7 @@ export class ChatController implements vscode.Disposable {
     this.approver.denyAll();
     this.edits.dispose();
     for (const d of this.subscriptions) d.dispose();
+    this.disposeTools();
     this.patches.dispose();
     this.folderChanges.dispose();
   }
@@ -412,6 +423,7 @@ export class ChatController implements vscode.Disposable {
    */
   private async sessionFor(store: ChatStore): Promise<AgentSession> {
     const settings = this.env.settings();
+    const tools = this.toolsFor(store.folder);
     const options: AgentOptions = {
       apiKey: await this.env.apiKey(),
       baseURL: settings.apiBaseUrl,
@@ -421,9 +433,14 @@ export class ChatController implements vscode.Disposable {
       memory: store.engine,
       promptCaching: settings.promptCaching,
       contextEditing: settings.contextEditing,
+      compaction: settings.compaction,
+      tools: tools?.tools,
+      system: tools?.systemPrompt,
       logger: this.env.log,
     };
     const key = JSON.stringify([
+      options.compaction,
+      tools ? this.tools?.folder : '',
       options.apiKey ?? '',
       options.baseURL ?? '',
       options.model,
@@ -446,6 +463,22 @@ export class ChatController implements vscode.Disposable {
       this.emit(this.transcript.notice(`The chat now works in the memory of "${store.folder.name}": Claude starts this message without the earlier conversation.`));
     }
     return this.session.agent;
+  }
+
+  /** The folder's tool set, made on first use after a new chat or a folder switch. */
+  private toolsFor(folder: vscode.WorkspaceFolder): WorkspaceTools | undefined {
+    if (!this.env.workspaceTools) return undefined;
+    const key = folder.uri.toString();
+    if (this.tools?.folder !== key) {
+      this.disposeTools();
+      this.tools = { folder: key, set: this.env.workspaceTools(folder, this.approver) };
+    }
+    return this.tools.set;
+  }
+
+  private disposeTools(): void {
+    this.tools?.set.dispose();
+    this.tools = undefined;
   }
 
   private disabled(): { reason: string; action: DisabledAction } | undefined {

@@ -2,10 +2,14 @@
 import * as vscode from 'vscode';
 import type { MemoryToolExecutor, MemoryToolResult } from '../core/memory/types';
 import type { ExtensionServices } from '../platform/services';
+import { createWorkspaceTools } from '../platform/workspaceTools';
 import type { ChatEnvironment, ChatStore } from './chatController';
 
 export function chatEnvironment(services: ExtensionServices, state: vscode.Memento): ChatEnvironment {
   return {
+    // The chat's own approver asks on the call's card (ChatApprover).
+    workspaceTools: (folder, approver) =>
+      createWorkspaceTools({ folder, approver, settings: () => services.settings.current, memento: state, log: services.logger('tools') }),
     log: services.logger('chat'),
     apiKey: () => services.apiKey.get(),
     keyState: async () => {

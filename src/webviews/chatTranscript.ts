@@ -289,6 +289,8 @@ export class ChatTranscript {
             text: `Context editing cleared ${event.cleared_tool_uses} old tool result(s) (${event.cleared_input_tokens} input tokens).`,
           }),
         ];
+      case 'compaction':
+        return [this.add({ kind: 'notice', id: this.id(), text: `Context compacted: about ${event.saved_tokens} tokens saved; Claude saves what matters to memory, then continues.` })];
       case 'retry':
         return [
           ...this.voidTurnText(),

@@ -76,6 +76,7 @@ export interface MockMessagesApi {
 }
 
 const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+const COMPACTION_BETA = 'compact-2026-01-12';
 
 export async function startMockMessagesApi(script: MockStep[], options: MockServerOptions = {}): Promise<MockMessagesApi> {
   const steps = [...script];
@@ -168,11 +169,18 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
   /** The turn as events and as a JSON message; `bill` updates the prompt cache. */
   function render(turn: MockTurn, body: Record<string, unknown>, bill: boolean) {
     const blocks: ResolvedBlock[] = turn.content.map((b) =>
-      b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id ?? `toolu_mock_${++toolCounter}`, name: b.name ?? 'memory', input: b.input },
+      b.type === 'text'
+        ? { type: 'text', text: b.text }
+        : b.type === 'compaction'
+          ? { type: 'compaction', content: b.content, encrypted_content: b.encrypted_content ?? `enc_mock_${messageCounter + 1}` }
+          : { type: 'tool_use', id: b.id ?? `toolu_mock_${++toolCounter}`, name: b.name ?? 'memory', input: b.input },
     );
-    const stopReason = turn.stop_reason ?? (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+    // A compaction block alone is the pause of pause_after_compaction.
+    const stopReason =
+      turn.stop_reason ??
+      (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : blocks.length > 0 && blocks.every((b) => b.type === 'compaction') ? 'compaction' : 'end_turn');
     const billed = bill ? cache.bill(body) : { usage: { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, applied: [] };
-    const output = blocks.reduce((n, b) => n + tokensOf(b.type === 'text' ? (b.text ?? '') : JSON.stringify(b.input ?? {})), 0);
+    const output = blocks.reduce((n, b) => n + tokensOf(b.type === 'text' ? (b.text ?? '') : b.type === 'compaction' ? (b.content ?? '') : JSON.stringify(b.input ?? {})), 0);
     const usage = { ...billed.usage, output_tokens: Math.max(1, output) };
     const contextManagement = body.context_management ? { applied_edits: billed.applied } : null;
     const message = {
@@ -180,7 +188,13 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
       type: 'message',
       role: 'assistant',
       model: body.model,
-      content: blocks.map((b) => (b.type === 'text' ? { type: 'text', text: b.text, citations: null } : { type: 'tool_use', id: b.id, name: b.name, input: b.input })),
+      content: blocks.map((b) =>
+        b.type === 'text'
+          ? { type: 'text', text: b.text, citations: null }
+          : b.type === 'compaction'
+            ? { type: 'compaction', content: b.content, encrypted_content: b.encrypted_content }
+            : { type: 'tool_use', id: b.id, name: b.name, input: b.input },
+      ),
       stop_reason: stopReason,
       stop_sequence: null,
       usage,
@@ -214,12 +228,27 @@ function validate(body: Record<string, unknown>, headers: http.IncomingHttpHeade
   }
   if (body.thread !== undefined && body.thread !== null) return 'mock: thread is not simulated (the loop sends full histories)';
   const betas = String(headers['anthropic-beta'] ?? '').split(',').map((s) => s.trim());
-  if (body.context_management && !betas.includes(CONTEXT_MANAGEMENT_BETA)) {
+  const edits = ((body.context_management as { edits?: Array<{ type?: string }> } | undefined)?.edits ?? []).map((e) => e.type);
+  const onlyCompaction = edits.length > 0 && edits.every((e) => e === 'compact_20260112');
+  if (body.context_management && !onlyCompaction && !betas.includes(CONTEXT_MANAGEMENT_BETA)) {
     return `context_management: requires the anthropic-beta header ${CONTEXT_MANAGEMENT_BETA}`;
   }
+  if (edits.includes('compact_20260112') && !betas.includes(COMPACTION_BETA)) {
+    return `context_management.edits: compact_20260112 requires the anthropic-beta header ${COMPACTION_BETA}`;
+  }
+  const names = ((body.tools as Array<{ name?: string }> | undefined) ?? []).map((t) => t.name);
+  if (new Set(names).size !== names.length) return 'tools: tool names must be unique';
   const breakpoints = (JSON.stringify(body).match(/"cache_control":\{/g) ?? []).length;
   if (breakpoints > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${breakpoints}.`;
   const messages = body.messages as Array<{ role: string; content: unknown }>;
+  for (const m of messages) {
+    if (!Array.isArray(m.content)) continue;
+    for (const b of m.content as Array<{ type: string; encrypted_content?: unknown; content?: unknown }>) {
+      if (b.type === 'compaction' && (typeof b.encrypted_content !== 'string' || !String(b.encrypted_content).startsWith('enc_mock_'))) {
+        return 'messages: a compaction block must be sent back verbatim (its encrypted_content is missing or altered)';
+      }
+    }
+  }
   if (messages.length === 0 || messages[0].role !== 'user') return 'messages: the first message must use the "user" role';
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];

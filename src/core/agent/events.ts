@@ -56,6 +56,11 @@ export type AgentEvent =
   /** The API cleared old tool results server-side (context editing) before answering. */
   | { type: 'context_edit'; cleared_tool_uses: number; cleared_input_tokens: number }
   /**
+   * The API compacted the conversation server-side (compaction.ts): the summary replaced
+   * `tokens_before` prompt tokens with about `tokens_after`. Claude is asked to save into memory next.
+   */
+  | { type: 'compaction'; tokens_before: number; tokens_after: number; saved_tokens: number }
+  /**
    * The response stream broke mid-message and the request is being sent again. Text already
    * streamed for this turn is void: the turn starts over (UIs drop the partial text they showed).
    */

@@ -27,6 +27,13 @@ export interface AgentOptions {
   promptCaching: boolean;
   /** Ask the API to clear old memory tool results server-side once the context grows (clear_tool_uses). */
   contextEditing: boolean;
+  /**
+   * Server-side compaction (compact_20260112) with pause_after_compaction: when the API compacts,
+   * Claude is first asked to save what must survive into memory, then goes on (compaction.ts).
+   */
+  compaction?: boolean;
+  /** Prompt size in tokens from which the API compacts (default: COMPACTION_TRIGGER_TOKENS). */
+  compactionTrigger?: number;
   /** Sent as the system prompt as is; the API adds the memory tool's own protocol prompt itself. */
   system?: string;
   /** SDK retries on 408/409/429/5xx/529 and connection errors (default 2). */

@@ -16,9 +16,10 @@ import type {
   BetaToolUnion,
   MessageCreateParamsBase,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { MEMORY_TOOL } from '../memory/types';
 import { planClearing, type ClearingPlan } from './clearing';
+import { compactionEdit, COMPACTION_BETA } from './compaction';
 import type { AgentOptions } from './options';
+import type { AgentTool } from './tools';
 
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
@@ -35,7 +36,11 @@ const EPHEMERAL: BetaCacheControlEphemeral = { type: 'ephemeral' };
 
 export type StreamRequestBody = MessageCreateParamsBase & { messages: BetaMessageParam[] };
 
-export function buildRequest(history: readonly BetaMessageParam[], options: AgentOptions): StreamRequestBody {
+/**
+ * `tools`: the session's tools, memory first (sessionTools). Their definitions never change within
+ * a session, so with the system prompt they form the stable prefix that breakpoint 1 caches.
+ */
+export function buildRequest(history: readonly BetaMessageParam[], options: AgentOptions, tools: readonly AgentTool[]): StreamRequestBody {
   const caching = options.promptCaching;
   const clearAtLeast = options.contextEditingClearAtLeast ?? DEFAULT_CLEAR_AT_LEAST_TOKENS;
   const plan = options.contextEditing
@@ -44,28 +49,40 @@ export function buildRequest(history: readonly BetaMessageParam[], options: Agen
   const system: BetaTextBlockParam[] | undefined = options.system
     ? [{ type: 'text', text: options.system, ...(caching ? { cache_control: EPHEMERAL } : {}) }]
     : undefined;
-  // Breakpoint 1, the stable prefix: the tool definition when there is no system prompt (tools
-  // come first in the prompt), else the system block, which covers the tools too.
-  const tool: BetaToolUnion = { ...MEMORY_TOOL, ...(caching && !system ? { cache_control: EPHEMERAL } : {}) };
+  // Breakpoint 1, the stable prefix: the last tool definition when there is no system prompt
+  // (tools come first in the prompt), else the system block, which covers the tools too.
+  const definitions: BetaToolUnion[] = tools.map((t) => t.definition());
+  const last = definitions.length - 1;
+  if (caching && !system && last >= 0) definitions[last] = { ...definitions[last], cache_control: EPHEMERAL } as BetaToolUnion;
   const body: StreamRequestBody = {
     model: options.model,
     max_tokens: options.maxTokens,
-    tools: [tool],
+    tools: definitions,
     messages: caching ? withMovingBreakpoints(history, plan) : [...history],
   };
   if (system) body.system = system;
+  const edits: NonNullable<StreamRequestBody['context_management']>['edits'] = [];
+  const betas: string[] = [];
   if (plan) {
-    body.context_management = {
-      edits: [
-        {
-          type: 'clear_tool_uses_20250919',
-          trigger: { type: 'input_tokens', value: options.contextEditingTrigger ?? DEFAULT_CLEAR_TRIGGER_TOKENS },
-          keep: { type: 'tool_uses', value: plan.keep },
-          clear_at_least: { type: 'input_tokens', value: clearAtLeast },
-        },
-      ],
-    };
-    body.betas = [CONTEXT_MANAGEMENT_BETA];
+    // Every tool's old results are clearable, memory's included: the plan counts all tool uses
+    // (the API's `keep` does too), and in a memory-only chat memory results are the only ones;
+    // `exclude_tools: ['memory']` would stop clearing there altogether. A cleared memory result
+    // is one `view` away.
+    edits.push({
+      type: 'clear_tool_uses_20250919',
+      trigger: { type: 'input_tokens', value: options.contextEditingTrigger ?? DEFAULT_CLEAR_TRIGGER_TOKENS },
+      keep: { type: 'tool_uses', value: plan.keep },
+      clear_at_least: { type: 'input_tokens', value: clearAtLeast },
+    });
+    betas.push(CONTEXT_MANAGEMENT_BETA);
+  }
+  if (options.compaction) {
+    edits.push(compactionEdit(options.compactionTrigger));
+    betas.push(COMPACTION_BETA);
+  }
+  if (edits.length > 0) {
+    body.context_management = { edits };
+    body.betas = betas;
   }
   return body;
 }

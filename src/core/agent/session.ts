@@ -26,7 +26,10 @@ import { emptyUsage } from './events';
 import type { AgentEvent, AgentEventListener, AgentOutcome, AgentUsage } from './events';
 import type { AgentLogger, AgentOptions } from './options';
 import { retryReporter } from './apiRetries';
+import { compactionReport, isCompactionPause, saveToMemoryMessage } from './compaction';
+import { sessionTools } from './memoryTool';
 import { buildRequest } from './request';
+import type { AgentTool } from './tools';
 import { runToolCalls, toolUsesOf, unrunToolResults } from './toolCalls';
 
 const DEFAULT_MAX_RETRIES = 2;
@@ -44,9 +47,14 @@ export class AgentSession {
   private client: Anthropic | undefined;
   private busy = false;
   private readonly log: AgentLogger;
+  /** Memory first, then AgentOptions.tools: what requests define and tool_use blocks name. */
+  private readonly tools: readonly AgentTool[];
+  /** Full input tokens of the last answered request, for the size of a compacted prompt. */
+  private lastPromptTokens = 0;
 
   constructor(private readonly options: AgentOptions) {
     this.log = options.logger ?? silentLogger;
+    this.tools = sessionTools(options.memory, options.tools);
     if (options.history) this.messages.push(...options.history);
   }
 
@@ -115,6 +123,12 @@ export class AgentSession {
       this.report(message, usage, emit);
       this.messages.push({ role: 'assistant', content: message.content as BetaContentBlockParam[] });
 
+      if (isCompactionPause(message)) {
+        emit({ type: 'compaction', ...compactionReport(message, this.lastPromptTokens) });
+        this.messages.push(saveToMemoryMessage());
+        emit({ type: 'turn_end', stop_reason: message.stop_reason });
+        continue;
+      }
       const toolUses = toolUsesOf(message);
       if (toolUses.length > 0 && message.stop_reason !== 'tool_use') {
         // Cut off mid-call: answer the calls without running them and let the model go on.
@@ -123,7 +137,7 @@ export class AgentSession {
         continue;
       }
       if (toolUses.length > 0) {
-        const batch = await runToolCalls(toolUses, this.options.memory, emit, signal, (m) => this.log.error(`[agent] ${m}`));
+        const batch = await runToolCalls(toolUses, this.tools, emit, signal, (m) => this.log.error(`[agent] ${m}`));
         this.messages.push({ role: 'user', content: batch.results });
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         if (batch.cancelled || signal?.aborted) throw new SendFailed(cancelledFailure());
@@ -140,7 +154,7 @@ export class AgentSession {
   private async requestTurn(emit: AgentEventListener, signal: AbortSignal | undefined): Promise<BetaMessage> {
     const streamRetries = this.options.streamRetries ?? DEFAULT_STREAM_RETRIES;
     for (let attempt = 0; ; attempt++) {
-      const stream = this.sdk().beta.messages.stream(buildRequest(this.messages, this.options), {
+      const stream = this.sdk().beta.messages.stream(buildRequest(this.messages, this.options, this.tools), {
         signal,
         middleware: [retryReporter(this.maxRetries, emit, signal)],
       });
@@ -178,6 +192,8 @@ export class AgentSession {
       output_tokens: u.output_tokens ?? 0,
     };
     for (const key of Object.keys(total) as (keyof AgentUsage)[]) total[key] += usage[key];
+    const prompt = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
+    this.lastPromptTokens = isCompactionPause(message) ? Math.max(prompt, this.lastPromptTokens) : prompt;
     emit({ type: 'usage', usage });
     for (const edit of message.context_management?.applied_edits ?? []) {
       if (edit.type === 'clear_tool_uses_20250919') {

@@ -7,7 +7,8 @@ import { COMMAND_NAMES, messages } from './messages';
 import type { MemoryCommandInput, MemoryCommandName } from './types';
 
 type Kind = 'string' | 'integer' | 'range';
-type ParamSpec = Readonly<Record<string, { kind: Kind; optional?: boolean }>>;
+/** The parameters of one command: their kinds, and which may be left out. */
+export type ParamSpec = Readonly<Record<string, { kind: Kind; optional?: boolean }>>;
 
 const SPECS: { readonly [K in MemoryCommandName]: ParamSpec } = {
   view: { path: { kind: 'string' }, view_range: { kind: 'range', optional: true } },
@@ -37,23 +38,32 @@ export function parseInput(input: unknown): MemoryCommandInput {
     throw new MemoryError(messages.unknownCommand(describeValue(command)));
   }
   const name = command as MemoryCommandName;
-  const out: Record<string, unknown> = { command: name };
-  for (const [param, spec] of Object.entries(SPECS[name])) {
+  return readParams(record, name, SPECS[name]) as MemoryCommandInput;
+}
+
+/**
+ * The typed parameters of `command` out of a raw input record (shared by every tool whose input
+ * is a command with parameters): each failure is one sentence naming the parameter; unknown extra
+ * fields are dropped; an empty `old_str` is refused.
+ */
+export function readParams(record: Record<string, unknown>, command: string, params: ParamSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = { command };
+  for (const [param, spec] of Object.entries(params)) {
     const value = record[param];
     // JSON null for an optional parameter means "not given".
     if (value === undefined || value === null) {
       if (spec.optional) continue;
-      throw new MemoryError(messages.paramRequired(param, name));
+      throw new MemoryError(messages.paramRequired(param, command));
     }
     if (!matches(spec.kind, value)) {
-      throw new MemoryError(messages.paramType(param, name, EXPECTED[spec.kind]));
+      throw new MemoryError(messages.paramType(param, command, EXPECTED[spec.kind]));
     }
     out[param] = value;
   }
-  if (name === 'str_replace' && out.old_str === '') {
+  if (command === 'str_replace' && out.old_str === '') {
     throw new MemoryError(messages.emptyOldStr);
   }
-  return out as MemoryCommandInput;
+  return out;
 }
 
 function matches(kind: Kind, value: unknown): boolean {
@@ -67,7 +77,7 @@ function matches(kind: Kind, value: unknown): boolean {
   }
 }
 
-function describeValue(value: unknown): string {
+export function describeValue(value: unknown): string {
   if (typeof value === 'string') {
     const short = value.length > 40 ? `${value.slice(0, 40)}…` : value;
     return `\`${JSON.stringify(short).slice(1, -1)}\``;

@@ -129,7 +129,7 @@ function utf8Length(s: string): number {
 }
 
 /** A refused raw path as it may be echoed: control characters escaped, length bounded. */
-function showRawPath(raw: string): string {
+export function showRawPath(raw: string): string {
   // eslint-disable-next-line no-control-regex
   const escaped = raw.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return escaped.length > 200 ? `${escaped.slice(0, 200)}…` : escaped;

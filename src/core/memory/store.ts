@@ -24,9 +24,23 @@ export interface WalkEntry {
   type: 'file' | 'directory';
 }
 
-export class SafeStore {
+/**
+ * How a store names its paths and words its failures for the model. The memory store speaks of
+ * `/memories/...`; the workspace editor's store of paths in the workspace folder.
+ */
+export interface StoreVocabulary {
+  display(rel: string): string;
+  symlink(display: string): string;
+  fsFailure(display: string, reason: string): string;
+}
 
-  constructor(readonly fs: MemoryFileSystem) {}
+export const MEMORY_VOCABULARY: StoreVocabulary = { display: displayOf, symlink: messages.symlink, fsFailure: messages.fsFailure };
+
+export class SafeStore {
+  constructor(
+    readonly fs: MemoryFileSystem,
+    private readonly vocabulary: StoreVocabulary = MEMORY_VOCABULARY,
+  ) {}
 
   /**
    * What `rel` is, having checked the root and every existing component for symbolic links.
@@ -40,7 +54,7 @@ export class SafeStore {
       const stat = await this.statOrUndefined(current, rel);
       if (stat === undefined) return { kind: 'missing' };
       if (stat.type & FileType.SymbolicLink) {
-        throw new MemoryError(messages.symlink(displayOf(rel)));
+        throw new MemoryError(this.vocabulary.symlink(this.vocabulary.display(rel)));
       }
       const isLast = i === parts.length;
       if (!isLast) {
@@ -78,6 +92,14 @@ export class SafeStore {
    * Writes through `<folder>/.~tmp-<random>` then renames over the target, so a reader or a crash
    * never sees half a file. With `overwrite: false` an existing target fails with FileExists.
    */
+  /**
+   * Replaces (or creates) the file in place: it keeps its mode, links and identity, as an editor's
+   * save does. For workspace files; memory writes go through writeAtomic.
+   */
+  async writeInPlace(rel: string, content: Uint8Array): Promise<void> {
+    await this.call(rel, () => this.fs.writeFile(rel, content));
+  }
+
   async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean): Promise<void> {
     await this.call(rel, () => writeAtomically(this.fs, rel, content, overwrite));
   }
@@ -143,7 +165,7 @@ export class SafeStore {
   }
 
   private translate(rel: string, e: unknown): unknown {
-    if (isFsError(e)) return new MemoryError(messages.fsFailure(displayOf(rel), FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
+    if (isFsError(e)) return new MemoryError(this.vocabulary.fsFailure(this.vocabulary.display(rel), FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
     return e;
   }
 }

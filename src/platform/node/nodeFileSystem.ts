@@ -8,6 +8,9 @@ import { isWithin } from './storePaths';
 /** Owner-only, whatever the umask: memory files hold the user's notes and the model's. */
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
+/** Workspace files (ownerOnly: false): what the umask leaves of rw-rw-rw- / rwxrwxrwx. */
+const SHARED_FILE_MODE = 0o666;
+const SHARED_DIR_MODE = 0o777;
 /** O_NOFOLLOW everywhere we open: a link swapped in after our checks is refused, not followed. */
 const READ_FLAGS = FS.O_RDONLY | FS.O_NOFOLLOW;
 const CREATE_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
@@ -36,14 +39,25 @@ const meta = {
  * paths, resolves links before touching anything and refuses (or reports as dangling) any link
  * that resolves outside the store, and never deletes or renames the store root.
  */
+export interface NodeFileSystemOptions {
+  /**
+   * Default true: new files 0600 and folders 0700 whatever the umask (memory holds notes). False
+   * for a workspace folder served to the text editor: new source files get the umask's usual
+   * modes, as any editor creates them.
+   */
+  ownerOnly?: boolean;
+}
+
 export class NodeMemoryFileSystem implements MemoryFileSystem {
   private readonly root: string;
   /** realpath of the root, cached once it exists (the root itself may be a user-made link). */
   private realRoot: string | undefined;
+  private readonly ownerOnly: boolean;
 
-  constructor(storeDir: string) {
+  constructor(storeDir: string, options: NodeFileSystemOptions = {}) {
     if (!path.isAbsolute(storeDir)) throw new Error('NodeMemoryFileSystem needs an absolute store folder');
     this.root = path.resolve(storeDir);
+    this.ownerOnly = options.ownerOnly ?? true;
   }
 
   async stat(rel: string): Promise<FileStat> {
@@ -91,7 +105,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       let handle: fsp.FileHandle;
       try {
         // New names first: the engine writes every change to a fresh temporary file.
-        handle = await fsp.open(host, CREATE_FLAGS, FILE_MODE);
+        handle = await fsp.open(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         await this.overwrite(rel, host, content);
@@ -99,7 +113,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       }
       try {
         // open's mode is filtered by the umask; chmod makes it exactly owner read/write.
-        fchmodSync(handle.fd, FILE_MODE);
+        if (this.ownerOnly) fchmodSync(handle.fd, FILE_MODE);
         await handle.writeFile(content);
       } finally {
         await handle.close();
@@ -191,8 +205,8 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   /** mkdir one level at 0700; an existing folder is fine once it is proven to be inside the store. */
   private async makeFolder(host: string, rel: string): Promise<void> {
     try {
-      await fsp.mkdir(host, { mode: DIR_MODE });
-      await fsp.chmod(host, DIR_MODE);
+      await fsp.mkdir(host, { mode: this.ownerOnly ? DIR_MODE : SHARED_DIR_MODE });
+      if (this.ownerOnly) await fsp.chmod(host, DIR_MODE);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const real = rel === '' ? meta.realpath(host) : this.confined('createDirectory', rel, host);

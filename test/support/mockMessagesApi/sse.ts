@@ -1,14 +1,18 @@
 /** Turns one scripted assistant turn into the Messages API's SSE events (or its JSON message). */
 export type ScriptBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id?: string; name?: string; input: unknown };
+  | { type: 'tool_use'; id?: string; name?: string; input: unknown }
+  /** A server-side compaction summary (compact_20260112), streamed as the API does: start, one compaction_delta, stop. */
+  | { type: 'compaction'; content: string; encrypted_content?: string };
 
 export interface ResolvedBlock {
-  type: 'text' | 'tool_use';
+  type: 'text' | 'tool_use' | 'compaction';
   text?: string;
   id?: string;
   name?: string;
   input?: unknown;
+  content?: string;
+  encrypted_content?: string;
 }
 
 export interface StreamEvent {
@@ -41,6 +45,12 @@ export function messageEvents(
       for (const piece of chunk(block.text ?? '', chunks)) {
         events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } } });
       }
+    } else if (block.type === 'compaction') {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'compaction', content: null, encrypted_content: null } } });
+      events.push({
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index, delta: { type: 'compaction_delta', content: block.content ?? null, encrypted_content: block.encrypted_content ?? null } },
+      });
     } else {
       events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } } });
       for (const piece of chunk(JSON.stringify(block.input ?? {}), chunks)) {

@@ -3,11 +3,11 @@ import type { CommandContext, CommandHandler } from '../context';
 import { MemoryError } from '../errors';
 import { formatSize } from '../format';
 import { MAX_IMAGE_BYTES, imageTypeOfPath, sniffImageType, toBase64 } from '../images';
-import { MAX_VIEW_LINES, messages } from '../messages';
+import { messages } from '../messages';
 import { joinRel, parseMemoryPath, type MemoryPath } from '../paths';
 import { FileType } from '../fileSystem';
-import { displayLines } from '../text';
-import { numberedBody, truncateListing } from '../truncate';
+import { numberedView } from '../textEdits';
+import { truncateListing } from '../truncate';
 import type { ImageMediaType, MemoryToolResult } from '../types';
 import { readExistingText } from './readText';
 
@@ -28,41 +28,9 @@ export const view: CommandHandler<'view'> = async (ctx, input) => {
     return { ...(await viewImage(ctx, path, inspection.stat.size, imageType)), touched };
   }
   const file = await readExistingText(ctx, path.rel, inspection.stat.size);
-  const lines = displayLines(file.text);
-  if (lines.length > MAX_VIEW_LINES) throw new MemoryError(messages.tooManyLines(path.display));
-  const [start, end] = resolveRange(input.view_range, lines.length);
-  const header = messages.fileHeader(path.display);
-  const body =
-    lines.length === 0
-      ? messages.emptyFile
-      : numberedBody(lines.slice(start - 1, end), start, lines.length, ctx.options.viewCharLimit);
-  return { is_error: false, content: `${header}\n${body}`, touched };
+  const content = numberedView(messages.fileHeader(path.display), path.display, file.text, input.view_range, ctx.options.viewCharLimit);
+  return { is_error: false, content, touched };
 };
-
-/** 1-based inclusive [start, end] to show, validating `view_range` against the file. */
-function resolveRange(range: [number, number] | undefined, total: number): [number, number] {
-  if (range === undefined) return [1, total];
-  const [start, end] = range;
-  const shown = `[${start}, ${end}]`;
-  if (total === 0) throw new MemoryError(messages.invalidViewRange(shown, 'The file is empty; view it without `view_range`.'));
-  if (start < 1 || start > total) {
-    throw new MemoryError(
-      messages.invalidViewRange(shown, `Its first element \`${start}\` should be within the range of lines of the file: [1, ${total}].`),
-    );
-  }
-  if (end === -1) return [start, total];
-  if (end < start) {
-    throw new MemoryError(
-      messages.invalidViewRange(shown, `Its second element \`${end}\` should be -1 or at least the first element \`${start}\`.`),
-    );
-  }
-  if (end > total) {
-    throw new MemoryError(
-      messages.invalidViewRange(shown, `Its second element \`${end}\` should be at most the number of lines in the file, ${total} (or -1 for the end).`),
-    );
-  }
-  return [start, end];
-}
 
 async function viewImage(
   ctx: CommandContext,

@@ -1,0 +1,62 @@
+/**
+ * The workspace tools of `claude-memory run`: nobody can click Allow in a headless run, so what
+ * runs is what the flags say. Reads are always allowed; `--allow-edits` permits editor writes;
+ * `--allow-command PREFIX` (repeatable, `*` for all) permits matching commands with the compound
+ * rule of commandRules.ts. Without a flag, a write or command answers with the flag that allows it.
+ */
+import * as path from 'node:path';
+import { buildSystemPrompt, isoDate, osName } from '../core/agent/systemPrompt';
+import type { AgentTool } from '../core/agent/tools';
+import { BashTool } from '../core/workspace/bashTool';
+import { TextEditorTool } from '../core/workspace/editor';
+import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { PersistentShell } from '../platform/node/persistentShell';
+import { CLI_NAME } from './args';
+
+export interface RunToolFlags {
+  allowEdits: boolean;
+  allowCommands: readonly string[];
+  commandTimeoutSeconds: number;
+}
+
+export interface RunTools {
+  tools: AgentTool[];
+  systemPrompt: string;
+  dispose(): void;
+}
+
+const SHELL = '/bin/bash';
+
+export function createRunTools(workspace: string, memoryFolder: string, flags: RunToolFlags, onInternalError: (e: unknown) => void): RunTools {
+  const root = workspace.split(path.sep).join('/');
+  const folder = { name: path.basename(workspace), root, memoryFolder };
+  const editor = new TextEditorTool({
+    fs: new NodeMemoryFileSystem(workspace, { ownerOnly: false }),
+    folder,
+    writePolicy: () =>
+      flags.allowEdits
+        ? { mode: 'apply' }
+        : { mode: 'refuse', reason: `Error: file edits are not allowed in this run; nothing was changed. The user can run ${CLI_NAME} run again with --allow-edits to allow them.` },
+    onInternalError,
+  });
+  const canRunShell = process.platform !== 'win32';
+  const bash = new BashTool({
+    shell: canRunShell ? () => new PersistentShell({ cwd: workspace, shellPath: SHELL }) : undefined,
+    unavailable: 'Error: the bash tool is not available on Windows in this CLI.',
+    policy: () => ({ mode: 'rules' }),
+    rules: () => ({ allow: flags.allowCommands, deny: [] }),
+    notAllowed: (prefixes) =>
+      `Error: the command was not run: it is not allowed in this run. The user can run ${CLI_NAME} run again with ` +
+      `${(prefixes.length > 0 ? prefixes : ['PREFIX']).map((p) => `--allow-command ${JSON.stringify(p)}`).join(' ')} (or --allow-command '*' to allow every command).`,
+    timeoutMs: () => flags.commandTimeoutSeconds * 1000,
+  });
+  const systemPrompt = buildSystemPrompt({
+    os: osName(process.platform),
+    shell: canRunShell ? SHELL : undefined,
+    folderName: folder.name,
+    folderPath: root,
+    date: isoDate(new Date()),
+    editor: true,
+  });
+  return { tools: [editor, bash], systemPrompt, dispose: () => bash.dispose() };
+}

@@ -1,0 +1,180 @@
+/**
+ * Anthropic's bash client tool (`bash_20250124`): one persistent shell per chat (ShellSession,
+ * implemented by the platform), `restart`, output streamed to the UI and kept within a cap for the
+ * model, a per-command timeout, and consent before anything runs: a command runs only when every
+ * part of it is allowed by a rule (commandRules.ts) or the approver says once/always; a deny rule
+ * refuses it without asking.
+ */
+import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { AgentTool, AgentToolLabel, AgentToolResult, ToolApprover, ToolCallContext } from '../agent/tools';
+import { judgeCommand, type CommandRules } from './commandRules';
+import { OutputCapture } from './outputCap';
+
+export const BASH_TOOL = { type: 'bash_20250124', name: 'bash' } as const;
+export const DEFAULT_OUTPUT_CAP = 30_000;
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
+/** Live output sent to the UI per command; beyond it the card says the rest went to the result only. */
+const STREAM_LIMIT = 512 * 1024;
+
+export interface ShellRunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onOutput(chunk: string): void;
+}
+
+export interface ShellRunResult {
+  /** Undefined when the command did not finish by itself. */
+  exitCode: number | undefined;
+  /** timeout/cancelled: the process tree was killed and the shell restarted; exited: the shell itself exited. */
+  ended?: 'timeout' | 'cancelled' | 'exited';
+}
+
+/** One persistent shell (working directory and variables carry over between commands). */
+export interface ShellSession {
+  run(command: string, options: ShellRunOptions): Promise<ShellRunResult>;
+  restart(): Promise<void>;
+  dispose(): void;
+}
+
+/** What the host allows; asked before every call (trust can change). */
+export type CommandPolicy = { mode: 'rules' } | { mode: 'refuse'; reason: string };
+
+export interface BashToolOptions {
+  /** Undefined: no shell can run here (a virtual workspace); `unavailable` says why. */
+  shell?: () => ShellSession;
+  unavailable?: string;
+  policy(): CommandPolicy;
+  rules(): CommandRules;
+  /** Asked for commands no rule allows; without one (the CLI) `notAllowed` words the refusal. */
+  approver?: ToolApprover;
+  notAllowed?(prefixes: readonly string[]): string;
+  /** "Always allow": remember these prefixes for the workspace. */
+  remember?(prefixes: readonly string[]): void;
+  timeoutMs?(): number;
+  outputCap?: number;
+}
+
+export class BashTool implements AgentTool {
+  readonly name = BASH_TOOL.name;
+  private session: ShellSession | undefined;
+
+  constructor(private readonly options: BashToolOptions) {}
+
+  definition(): BetaToolUnion {
+    return { ...BASH_TOOL };
+  }
+
+  label(input: unknown): AgentToolLabel {
+    const record = asRecord(input);
+    if (record.restart === true) return { command: 'restart' };
+    return typeof record.command === 'string' ? { command: 'run', path: record.command } : { command: 'run' };
+  }
+
+  summarize(input: unknown, result: AgentToolResult): string {
+    const detail = result.detail?.kind === 'command' ? result.detail : undefined;
+    if (asRecord(input).restart === true) return result.is_error ? firstLine(result.content) : 'restarted the shell';
+    if (!detail) return firstLine(result.content) || 'the command did not run';
+    const command = detail.command.length > 80 ? `${detail.command.slice(0, 80)}…` : detail.command;
+    if (detail.ended === 'timeout') return `${command}: stopped by the timeout`;
+    if (detail.ended === 'cancelled') return `${command}: stopped`;
+    return `ran ${command} (exit ${detail.exitCode ?? '?'})`;
+  }
+
+  async execute(input: unknown, context: ToolCallContext): Promise<AgentToolResult> {
+    const record = asRecord(input);
+    if (!this.options.shell) return error(this.options.unavailable ?? 'Error: the bash tool is not available in this workspace.');
+    const policy = this.options.policy();
+    if (policy.mode === 'refuse') return error(policy.reason);
+    if (record.restart === true) {
+      await this.shell().restart();
+      return { is_error: false, content: 'The shell was restarted: a fresh bash in the workspace folder.' };
+    }
+    const command = record.command;
+    if (typeof command !== 'string' || command.trim() === '') {
+      return error('Error: Parameter `command` is required: the bash command to run (or `restart: true` to restart the shell).');
+    }
+    const consent = await this.consent(command, context);
+    if (consent !== undefined) return consent;
+    if (context.signal?.aborted) return error('Error: the command was cancelled before it ran; nothing was run.');
+    return this.run(command, context);
+  }
+
+  /** Shell of this chat, started on first use. */
+  private shell(): ShellSession {
+    this.session ??= this.options.shell!();
+    return this.session;
+  }
+
+  dispose(): void {
+    this.session?.dispose();
+    this.session = undefined;
+  }
+
+  /** Undefined when the command may run, else the refusal. */
+  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | undefined> {
+    const verdict = judgeCommand(command, this.options.rules());
+    if (verdict.kind === 'allowed') return undefined;
+    if (verdict.kind === 'denied') {
+      return error(`Error: the command was not run: \`${short(verdict.part)}\` matches the deny rule "${verdict.rule}" in the user's settings.`);
+    }
+    if (!this.options.approver) {
+      return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
+    }
+    const decision = await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal);
+    if (decision === 'deny' || context.signal?.aborted) return error('Error: the user declined to run this command; nothing was run.');
+    if (decision === 'always' && verdict.prefixes.length > 0) this.options.remember?.(verdict.prefixes);
+    return undefined;
+  }
+
+  private async run(command: string, context: ToolCallContext): Promise<AgentToolResult> {
+    const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
+    let streamed = 0;
+    const timeoutMs = this.options.timeoutMs?.() ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    const result = await this.shell().run(command, {
+      timeoutMs,
+      signal: context.signal,
+      onOutput: (chunk) => {
+        capture.add(chunk);
+        if (streamed >= STREAM_LIMIT) return;
+        const shown = chunk.slice(0, STREAM_LIMIT - streamed);
+        streamed += shown.length;
+        context.onOutput(streamed >= STREAM_LIMIT ? `${shown}\n[live output stops here; Claude gets the start and the end]\n` : shown);
+      },
+    });
+    const output = capture.text();
+    const detail = { kind: 'command' as const, command, exitCode: result.exitCode, ...(result.ended && result.ended !== 'exited' ? { ended: result.ended } : {}) };
+    const seconds = timeoutMs >= 1000 ? String(Math.round(timeoutMs / 1000)) : String(timeoutMs / 1000);
+    const note =
+      result.ended === 'timeout'
+        ? `[The command was stopped after ${seconds} s, the per-command timeout: its processes were killed and the shell restarted, so the working directory and variables are back to the start.]`
+        : result.ended === 'cancelled'
+          ? '[The user stopped the command: its processes were killed and the shell restarted.]'
+          : result.ended === 'exited'
+            ? `[The shell exited${result.exitCode !== undefined ? ` with code ${result.exitCode}` : ''}; a fresh one starts with the next command.]`
+            : result.exitCode !== 0
+              ? `[exit code ${result.exitCode ?? 'unknown'}]`
+              : undefined;
+    const body = output === '' ? '(no output)' : output.replace(/\n$/, '');
+    return {
+      is_error: result.ended !== undefined,
+      content: note === undefined ? body : `${body}\n${note}`,
+      detail,
+    };
+  }
+}
+
+function error(content: string): AgentToolResult {
+  return { is_error: true, content };
+}
+
+function short(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+function firstLine(content: AgentToolResult['content']): string {
+  return (typeof content === 'string' ? content : '').split('\n')[0].trim();
+}
+
+function asRecord(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+}
