@@ -209,4 +209,15 @@ suite('chat', () => {
     const messages = server.requests[1].body.messages as Array<{ role: string }>;
     assert.deepStrictEqual(messages.map((m) => m.role), ['user', 'assistant', 'user'], 'the earlier turn is sent along');
   });
+
+  test('Open Chat in Editor shows the same conversation in an editor panel that completes its handshake', async () => {
+    await serve([{ content: [{ type: 'text', text: 'Both views see me.' }] }]);
+    await vscode.commands.executeCommand('claudeMemory.chat.openInEditor');
+    await waitFor(() => api.chat.isPanelReady(), 'the editor panel says ready');
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Claude Chat');
+    assert.ok(tab && tab.input instanceof vscode.TabInputWebview, 'a webview tab in the editor area');
+    assert.ok((await api.chat.send('Hello from either view')).started);
+    assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, 'Both views see me.');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 });
