@@ -10,6 +10,16 @@ import { ASK_COMMAND, type AskArgs } from '../ask';
 import { pickStore, readSessionFile, sessionFileExists } from './storeFiles';
 import { readTemplate } from './templateFiles';
 
+/** A `.git` folder or file (worktrees, submodules) at the folder's top. */
+async function isGitRepository(folder: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, '.git'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface ResumeArgs {
   folder?: vscode.Uri;
 }
@@ -31,6 +41,7 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
     template: await readTemplate(extensionUri, 'session-routine.md'),
     now: new Date(),
     featuresText,
+    gitCommit: services.settings.current.gitCommit && (await isGitRepository(store.folder.uri)),
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
   // A fresh conversation in this folder's memory: the memory carries the state between sessions

@@ -34,11 +34,8 @@ export function buildSystemPrompt(facts: PromptFacts): string {
   return lines.join('\n');
 }
 
-/** `2026-11-30` in local time. */
-export function isoDate(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
+// The date is the one the multi-session templates use (local calendar day).
+export { isoDate } from '../session/templates';
 
 export function osName(platform: string): string {
   return platform === 'darwin' ? 'macOS' : platform === 'win32' ? 'Windows' : platform === 'linux' ? 'Linux' : platform;

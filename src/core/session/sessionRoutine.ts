@@ -7,12 +7,20 @@ export interface SessionRoutineInput {
   now: Date;
   /** Text of features.json, or undefined when it does not exist. */
   featuresText: string | undefined;
+  /** Commit the verified work with git: the setting is on and the folder is a git repository. */
+  gitCommit: boolean;
 }
+
+export const COMMIT_STEP =
+  'Commit this session\'s work with git from the bash tool: `git status` to review, then `git add` the files you changed ' +
+  '(never memory files you did not mean to commit, never secrets) and `git commit -m "<feature id>: <what works now>"`. Do not push.';
+export const NO_COMMIT_STEP = 'Do not commit: leave the changes for the user to review.';
 
 export function renderSessionRoutine(input: SessionRoutineInput): string {
   const { progress, nextFeature } = featureState(input.featuresText);
   // A chat message, not a file: no trailing newline (the chat would trim it anyway).
-  return renderTemplate(input.template, { date: isoDate(input.now), progress, nextFeature }).trim();
+  const commitStep = input.gitCommit ? COMMIT_STEP : NO_COMMIT_STEP;
+  return renderTemplate(input.template, { date: isoDate(input.now), progress, nextFeature, commitStep }).trim();
 }
 
 function featureState(text: string | undefined): { progress: string; nextFeature: string } {

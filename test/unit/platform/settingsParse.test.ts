@@ -27,6 +27,20 @@ describe('settings validation', () => {
     assert.strictEqual(parse({ createPolicy: 'merge' }).settings.createPolicy, 'error');
   });
 
+  it('workspace tool settings: edits is apply unless exactly ask, numbers clamped, switches booleans', () => {
+    assert.strictEqual(parse({ edits: 'ask' }).settings.edits, 'ask');
+    assert.strictEqual(parse({ edits: 'yolo' }).settings.edits, 'apply');
+    const { settings } = parse({ editorMaxCharacters: 10, commandTimeoutSeconds: 0, compaction: false, gitCommit: false });
+    assert.strictEqual(settings.editorMaxCharacters, 1000);
+    assert.strictEqual(settings.commandTimeoutSeconds, 1);
+    assert.strictEqual(settings.compaction, false);
+    assert.strictEqual(settings.gitCommit, false);
+    assert.deepStrictEqual(
+      [DEFAULT_SETTINGS.edits, DEFAULT_SETTINGS.editorMaxCharacters, DEFAULT_SETTINGS.commandTimeoutSeconds, DEFAULT_SETTINGS.compaction, DEFAULT_SETTINGS.gitCommit],
+      ['apply', 16000, 120, true, true],
+    );
+  });
+
   it('the memory folder must be one plain folder name', () => {
     for (const ok of ['.claude-memories', 'memories', 'team_notes-2', '.m']) assert.strictEqual(invalidFolderNameReason(ok), undefined, ok);
     for (const bad of ['', '.', '..', '../outside', 'a/b', 'a\\b', '/abs', 'C:', 'sp ace', 'x'.repeat(65)]) {

@@ -29,7 +29,7 @@ describe('templates', () => {
 
   describe('the shipped templates', () => {
     const expected: Record<string, string[]> = {
-      'session-routine.md': ['date', 'progress', 'nextFeature'],
+      'session-routine.md': ['date', 'progress', 'nextFeature', 'commitStep'],
       'progress.md': ['date', 'goal', 'features', 'startup'],
       'startup.md': ['date', 'detected'],
       'initializer-prompt.md': ['date', 'goal'],
@@ -47,7 +47,7 @@ describe('templates', () => {
 
     it('the session routine covers the whole routine of the multi-session pattern', () => {
       const routine = fs.readFileSync(path.join(TEMPLATES, 'session-routine.md'), 'utf8');
-      for (const step of [/view `\/memories`/, /read `\/memories\/progress\.md`/, /`\/memories\/features\.json`/, /ONE feature/, /end-to-end/, /set `"passes": true` for that feature alone/, /append a new section at the END of `\/memories\/progress\.md`/]) {
+      for (const step of [/view `\/memories` with the memory tool/, /run its test command/, /read `\/memories\/progress\.md`/, /`\/memories\/features\.json`/, /ONE feature/, /end-to-end/, /set `"passes": true` for that feature alone/, /append a new section at the END of `\/memories\/progress\.md`/]) {
         assert.match(routine, step);
       }
     });
