@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, launchWorkbench, runCommand, screenshot, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const OLD = 'const todos = [];';
@@ -106,7 +106,7 @@ suite('chat workspace tools (e2e)', function () {
     const card = chat.locator('.entry.tool:has(.approval-pending [data-action="accept"])');
     await card.waitFor({ timeout: 30_000 });
     await card.locator('[data-action="reject"]').click();
-    await card.locator('.approval-deny').waitFor({ timeout: 10_000 });
+    await chat.locator('.entry.tool .approval-deny', { hasText: 'Rejected' }).waitFor({ timeout: 10_000 });
     await chat.locator('.entry.assistant', { hasText: 'left todo.js alone' }).waitFor({ timeout: 30_000 });
     const results = (mock.requests.at(-1)?.body.messages as Array<{ content: ToolResultBlock[] | string }>).at(-1)?.content as ToolResultBlock[];
     assert.strictEqual(results[0].is_error, true, 'Reject is an error for Claude');
@@ -137,8 +137,10 @@ suite('chat workspace tools (e2e)', function () {
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'todo.js' }).first().click();
     const editor = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'function addTodo' }).first();
     await editor.waitFor({ timeout: 15_000 });
-    await editor.locator('.view-line', { hasText: 'function addTodo' }).first().click({ clickCount: 3 });
-    await again(() => runCommand(page, 'Claude Memory: Ask About Selection', UI_TIMEOUT));
+    const line = editor.locator('.view-line', { hasText: 'function addTodo' }).first();
+    await line.click({ clickCount: 3 });
+    // The editor's context menu, as a user asks about what they selected.
+    await chooseContextMenuItem(page, line, 'Ask About Selection');
     const chip = inEditor.locator('#attachments .chip:not(.current)', { hasText: 'todo.js:5' });
     await chip.waitFor({ timeout: 15_000 });
     await inEditor.locator('#prompt').fill('What does this do?');
