@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, launchWorkbench, runCommand, screenshot, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, treeRow, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const OLD = 'const todos = [];';
@@ -34,6 +34,7 @@ suite('chat workspace tools (e2e)', function () {
       { content: [{ type: 'text', text: 'Tests ran, and I documented the list.' }] },
       { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: 'let todos = [];' } }] },
       { content: [{ type: 'text', text: 'Understood, I left todo.js alone.' }] },
+      { content: [{ type: 'text', text: 'Both views show this.' }] },
       { content: [{ type: 'text', text: 'That selection adds a todo.' }] },
     ]);
     wb = await launchWorkbench({ kind: 'chattools', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.edits': 'ask' }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
@@ -129,26 +130,29 @@ suite('chat workspace tools (e2e)', function () {
     await inEditor.locator('.entry.assistant', { hasText: 'left todo.js alone' }).waitFor({ timeout: 10_000 });
     await screenshot(page, 'chat-tools-in-editor-light');
 
-    // A selection in todo.js, then the editor's context menu entry.
-    await page.keyboard.press('Control+P');
-    const quick = page.locator('.quick-input-widget .quick-input-box input');
-    await quick.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await quick.fill('todo.js');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'todo.js' }).first().click();
-    const editor = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'function addTodo' }).first();
-    await editor.waitFor({ timeout: 15_000 });
-    const line = editor.locator('.view-line', { hasText: 'function addTodo' }).first();
-    await line.click({ clickCount: 3 });
-    // The editor's context menu, as a user asks about what they selected.
-    await chooseContextMenuItem(page, line, 'Ask About Selection');
-    const chip = inEditor.locator('#attachments .chip:not(.current)', { hasText: 'todo.js:5' });
-    await chip.waitFor({ timeout: 15_000 });
-    await inEditor.locator('#prompt').fill('What does this do?');
+    // Sent from the editor's page, shown in the side bar's too: one controller, two views.
+    await inEditor.locator('#prompt').fill('Can both views see this?');
     await inEditor.locator('#prompt').press('Enter');
-    await inEditor.locator('.entry.assistant', { hasText: 'That selection adds a todo.' }).waitFor({ timeout: 20_000 });
-    // The side-bar chat shows it too: one controller, two views.
-    await inSideBar.locator('.entry.user', { hasText: 'What does this do?' }).waitFor({ timeout: 20_000 });
+    await inEditor.locator('.entry.assistant', { hasText: 'Both views show this.' }).waitFor({ timeout: 20_000 });
+    await inSideBar.locator('.entry.user', { hasText: 'Can both views see this?' }).waitFor({ timeout: 20_000 });
+    await inSideBar.locator('.entry.assistant', { hasText: 'Both views show this.' }).waitFor({ timeout: 20_000 });
     await screenshot(page, 'chat-tools-two-views-light');
+
+    // A selection in todo.js (opened from the Explorer), then the editor's context menu entry.
+    await again(() => runCommand(page, 'View: Close All Editors', UI_TIMEOUT));
+    const explorer = await again(() => focusView(page, 'Explorer', UI_TIMEOUT));
+    await treeRow(explorer, 'src').click();
+    await treeRow(explorer, 'todo.js').click();
+    const editor = page.locator('.editor-instance .monaco-editor .view-lines', { hasText: /function.addTodo/ }).first();
+    await editor.waitFor({ timeout: 15_000 });
+    const word = editor.locator('.view-line span', { hasText: 'addTodo' }).first();
+    await word.click({ clickCount: 3 });
+    await chooseContextMenuItem(page, word, 'Ask About Selection');
+    const chip = chat.locator('#attachments .chip:not(.current)', { hasText: 'todo.js:5' });
+    await chip.waitFor({ timeout: 15_000 });
+    await chat.locator('#prompt').fill('What does this do?');
+    await chat.locator('#prompt').press('Enter');
+    await chat.locator('.entry.assistant', { hasText: 'That selection adds a todo.' }).waitFor({ timeout: 20_000 });
     const sent = JSON.stringify(mock.requests.at(-1)?.body.messages);
     assert.match(sent, /function addTodo\(title\)/, 'the selection went with the message');
   });
