@@ -4,22 +4,30 @@
  * patches after that. getState/setState give an instant redraw when the view is shown again.
  */
 import {
+  MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
   parseExtensionMessage,
+  type ChatAttachment,
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
   type DisabledAction,
   type ExtensionToWebview,
+  type KeyState,
 } from '../../src/webviews/protocol';
-import { formatCount, formatUsage } from './format';
-import { icon, renderEntry, updateAssistant, type EntryCallbacks } from './render';
+import { element, icon } from './dom';
+import { actionButton, outputView, renderEntry, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';
 
 const vscode = vscodeApi();
 
 const transcriptEl = byId('transcript');
 const emptyEl = byId('empty');
+const previousEl = byId('previous');
+const keyPromptEl = byId('key-prompt');
+const workingEl = byId('working');
+const workingText = byId('working-text');
+const jumpButton = byId('jump') as HTMLButtonElement;
 const bannerEl = byId('banner');
 const bannerText = byId('banner-text');
 const bannerAction = byId('banner-action') as HTMLButtonElement;
@@ -27,7 +35,8 @@ const form = byId('composer-form') as HTMLFormElement;
 const input = byId('prompt') as HTMLTextAreaElement;
 const sendButton = byId('send') as HTMLButtonElement;
 const stopButton = byId('stop') as HTMLButtonElement;
-const totalsEl = byId('totals');
+const keyStateButton = byId('key-state') as HTMLButtonElement;
+const attachmentsEl = byId('attachments');
 
 let entries: ChatEntry[] = [];
 let status: ChatStatus = { running: false, totals: emptyTokenUsage(), requests: 0 };
@@ -36,12 +45,22 @@ const expanded = new Set<string>();
 /** Assistant entries whose markdown changed since the last frame. */
 const dirty = new Set<string>();
 let frameRequested = false;
+/** Whether the view follows the conversation; false once the reader scrolls up, until they come back. */
+let follow = true;
+/** "Open Chat" asked for the input's focus; honoured again when the webview itself gets focus. */
+let focusRequested = false;
 
 const callbacks: EntryCallbacks = {
+  card: (message) => vscode.postMessage(message),
   openMemory: (entryId, path) => vscode.postMessage({ type: 'openMemory', entryId, path }),
   action: (action) => vscode.postMessage({ type: action }),
+  code: (action, code, language) => vscode.postMessage({ type: 'code', action, code, ...(language ? { language } : {}) }),
   isExpanded: (id) => expanded.has(id),
-  setExpanded: (id, open) => (open ? expanded.add(id) : expanded.delete(id)),
+  setExpanded: (id, open) => {
+    if (open) expanded.add(id);
+    else expanded.delete(id);
+    save();
+  },
 };
 
 function byId(id: string): HTMLElement {
@@ -57,22 +76,25 @@ function drawSnapshot(snapshot: ChatSnapshot): void {
   for (const el of elements.values()) el.remove();
   elements.clear();
   dirty.clear();
+  for (const id of [...expanded]) if (!entries.some((e) => e.id === id)) expanded.delete(id);
   for (const entry of entries) appendElement(entry);
   drawStatus(snapshot.status);
-  scrollToEnd(true);
+  follow = true;
 }
 
 function appendElement(entry: ChatEntry): void {
   const el = renderEntry(entry, callbacks);
   el.dataset.id = entry.id;
   elements.set(entry.id, el);
-  transcriptEl.append(el);
+  // Entries go before the key prompt and the working line, which stay at the end.
+  transcriptEl.insertBefore(el, keyPromptEl);
   updateEmpty();
 }
 
 // "Ask Claude something" only on an empty, usable chat; while it is off the banner says why.
 function updateEmpty(): void {
   emptyEl.hidden = entries.length > 0 || status.disabledReason !== undefined;
+  previousEl.hidden = !status.hasPrevious;
 }
 
 function upsert(entry: ChatEntry): void {
@@ -88,6 +110,8 @@ function upsert(entry: ChatEntry): void {
   } else {
     entries.push(entry);
     appendElement(entry);
+    // A new message of the user's (typed, Resume, Ask from the palette): show it and what follows.
+    if (entry.kind === 'user') follow = true;
   }
 }
 
@@ -103,16 +127,31 @@ function appendText(id: string, text: string): void {
   }
 }
 
+function appendOutput(id: string, text: string): void {
+  const entry = entries.find((e) => e.id === id);
+  if (!entry || entry.kind !== 'tool') return;
+  const all = `${entry.output ?? ''}${text}`;
+  entry.output = all.length > MAX_CARD_OUTPUT_CHARS ? all.slice(-MAX_CARD_OUTPUT_CHARS) : all;
+  const card = elements.get(id);
+  if (!card) return;
+  let pre = card.querySelector<HTMLElement>('.tool-output');
+  if (!pre) {
+    pre = outputView('');
+    card.querySelector('.tool-head')?.after(pre);
+  }
+  pre.textContent = entry.output;
+  pre.scrollTop = pre.scrollHeight;
+}
+
 function flushText(): void {
   frameRequested = false;
-  const stick = nearEnd();
   for (const id of dirty) {
     const entry = entries.find((e) => e.id === id);
     const el = elements.get(id);
-    if (entry?.kind === 'assistant' && el) updateAssistant(el, entry.markdown, entry.streaming);
+    if (entry?.kind === 'assistant' && el) updateAssistant(el, entry.markdown, entry.streaming, callbacks);
   }
   dirty.clear();
-  scrollToEnd(stick);
+  afterChange();
   save();
 }
 
@@ -136,8 +175,61 @@ function drawStatus(next: ChatStatus): void {
   stopButton.hidden = !next.running;
   transcriptEl.setAttribute('aria-busy', String(next.running));
   document.body.classList.toggle('running', next.running);
-  totalsEl.textContent = next.requests === 0 ? '' : `Session: ${formatUsage(next.totals)}`;
-  totalsEl.title = `${formatCount(next.requests)} model request(s) since the last new chat`;
+  workingEl.hidden = !next.running || next.working === undefined;
+  workingText.textContent = next.working ?? '';
+  drawKey(next.key, next.pendingKey === true, disabled);
+  drawAttachments(next.attachments ?? []);
+}
+
+const KEY_STATES: Record<KeyState, { icon: string; text: string; title: string }> = {
+  missing: { icon: 'warning', text: 'No API key', title: 'No Anthropic API key is set: click to set one.' },
+  stored: { icon: 'key', text: 'API key set', title: 'An API key is kept in VS Code\'s secret storage. Click to replace it.' },
+  environment: { icon: 'key', text: 'Key from ANTHROPIC_API_KEY', title: 'The API key comes from the ANTHROPIC_API_KEY environment variable. Click to store another one.' },
+};
+
+/** The key's state next to Send, and the key prompt when there is none. */
+function drawKey(key: KeyState | undefined, pending: boolean, disabled: boolean): void {
+  keyStateButton.hidden = key === undefined;
+  if (key !== undefined) {
+    const label = KEY_STATES[key];
+    keyStateButton.replaceChildren(icon(label.icon), document.createTextNode(` ${label.text}`));
+    keyStateButton.title = label.title;
+    keyStateButton.classList.toggle('missing', key === 'missing');
+  }
+  const show = key === 'missing' && !disabled;
+  keyPromptEl.hidden = !show;
+  if (!show) return;
+  keyPromptEl.replaceChildren(
+    element('p', 'key-prompt-title', 'Claude needs an Anthropic API key to answer.'),
+    element(
+      'p',
+      'key-prompt-text',
+      pending
+        ? 'Your message is kept: it is sent as soon as you set a key.'
+        : 'The key is kept in VS Code\'s secret storage on this machine, never in settings or logs.',
+    ),
+    buttonRow(),
+  );
+}
+
+function buttonRow(): HTMLElement {
+  const row = element('div', 'error-actions');
+  row.append(actionButton('setApiKey', callbacks), actionButton('getApiKey', callbacks, 'link'));
+  return row;
+}
+
+function drawAttachments(list: readonly ChatAttachment[]): void {
+  attachmentsEl.hidden = list.length === 0;
+  attachmentsEl.replaceChildren(
+    ...list.map((a) => {
+      const chip = element('span', a.current ? 'chip current' : 'chip', undefined, { title: a.current ? `${a.detail} (the active editor's; sent with your message)` : a.detail });
+      const remove = element('button', 'icon-button chip-remove', undefined, { type: 'button', 'aria-label': `Remove ${a.label}`, title: 'Remove' });
+      remove.append(icon('close'));
+      remove.addEventListener('click', () => vscode.postMessage({ type: 'removeAttachment', id: a.id }));
+      chip.append(icon(a.current ? 'eye' : 'file'), element('span', 'chip-label', a.label), remove);
+      return chip;
+    }),
+  );
 }
 
 const BANNER_ACTIONS: Record<DisabledAction, { icon: string; text: string }> = {
@@ -157,20 +249,36 @@ bannerAction.addEventListener('click', () => {
   const action = bannerAction.dataset.action;
   if (action === 'manageTrust' || action === 'openFolder') vscode.postMessage({ type: action });
 });
+byId('reopen').addEventListener('click', () => vscode.postMessage({ type: 'reopenPrevious' }));
+keyStateButton.addEventListener('click', () => vscode.postMessage({ type: 'setApiKey' }));
+
+// ---- following the conversation ------------------------------------------------------------
 
 function nearEnd(): boolean {
   return transcriptEl.scrollHeight - transcriptEl.scrollTop - transcriptEl.clientHeight < 48;
 }
 
-/** Follows the answer only when the reader is already at the end (does not yank them back). */
-function scrollToEnd(stick: boolean): void {
-  if (stick) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+/** After every change: follow the answer when following, else offer the way back. */
+function afterChange(): void {
+  if (follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+  jumpButton.hidden = follow || nearEnd();
 }
+
+// Scrolling up stops following; scrolling back to the end (or the button) resumes it.
+transcriptEl.addEventListener('scroll', () => {
+  follow = nearEnd();
+  jumpButton.hidden = follow;
+});
+
+jumpButton.addEventListener('click', () => {
+  follow = true;
+  afterChange();
+  transcriptEl.focus();
+});
 
 // ---- messages from the extension -----------------------------------------------------------
 
 function handle(message: ExtensionToWebview): void {
-  const stick = nearEnd();
   switch (message.type) {
     case 'snapshot':
       drawSnapshot(message.snapshot);
@@ -181,6 +289,9 @@ function handle(message: ExtensionToWebview): void {
     case 'text':
       appendText(message.id, message.text);
       return; // saved and scrolled once per frame
+    case 'output':
+      appendOutput(message.id, message.text);
+      break;
     case 'remove':
       remove(message.id);
       break;
@@ -188,10 +299,14 @@ function handle(message: ExtensionToWebview): void {
       drawStatus(message.status);
       break;
     case 'focusInput':
+      // VS Code may focus the webview itself a moment later (Open Chat, the keybinding): the
+      // input takes the focus then too.
+      focusRequested = true;
+      setTimeout(() => (focusRequested = false), 2000);
       input.focus();
       return;
   }
-  scrollToEnd(stick);
+  afterChange();
   save();
 }
 
@@ -208,6 +323,9 @@ function send(): void {
   if (text.trim() === '' || input.disabled || status.running) return;
   vscode.postMessage({ type: 'send', text });
   input.value = '';
+  // The answer to what was just sent is what the reader wants to see.
+  follow = true;
+  afterChange();
   save();
 }
 
@@ -232,19 +350,30 @@ document.addEventListener('keydown', (event) => {
 });
 
 stopButton.addEventListener('click', () => vscode.postMessage({ type: 'stop' }));
+window.addEventListener('focus', () => {
+  if (!focusRequested) return;
+  focusRequested = false;
+  input.focus();
+});
+
 input.addEventListener('input', () => save());
 
 // ---- state across hide/show ----------------------------------------------------------------
 
 function save(): void {
-  const state: SavedState = { snapshot: { entries, status }, draft: input.value };
+  const state: SavedState = { snapshot: { entries, status }, draft: input.value, expanded: [...expanded] };
   vscode.setState(state);
 }
 
 const saved = vscode.getState();
+// Expanded cards stay expanded when the view is shown again (the webview is rebuilt then).
+if (Array.isArray(saved?.expanded)) for (const id of saved.expanded) if (typeof id === 'string') expanded.add(id);
 // Checked like a message: state saved by an older version of this script may have another shape.
 const restored = parseExtensionMessage({ type: 'snapshot', snapshot: saved?.snapshot });
-if (restored?.type === 'snapshot') drawSnapshot(restored.snapshot);
+if (restored?.type === 'snapshot') {
+  drawSnapshot(restored.snapshot);
+  afterChange();
+}
 if (typeof saved?.draft === 'string') input.value = saved.draft;
 // The extension answers with the authoritative snapshot.
 vscode.postMessage({ type: 'ready' });

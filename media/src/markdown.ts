@@ -1,11 +1,26 @@
 /**
  * Model markdown → safe DOM. `marked` renders, then DOMPurify sanitizes its output (always in that
- * order: the renderer passes raw HTML through). Never insert model text any other way.
+ * order: the renderer passes raw HTML through). Never insert model text any other way. Code
+ * blocks carry their language in `data-lang` (classes are stripped) for the toolbar and highlighting.
  */
 import DOMPurify from 'dompurify';
-import { Marked } from 'marked';
+import { Marked, type Tokens } from 'marked';
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
+const marked = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: {
+    code(token: Tokens.Code): string {
+      const language = /^[A-Za-z0-9_+#.-]{1,40}/.exec(token.lang ?? '')?.[0] ?? '';
+      return `<pre data-lang="${escapeHtml(language)}"><code>${escapeHtml(token.text)}</code></pre>\n`;
+    },
+  },
+});
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
 
 // Links may only leave the webview for the web or mail; anything else (javascript:, command:,
 // vscode:, relative paths into the webview's origin) loses its href and stays plain text.

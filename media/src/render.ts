@@ -2,15 +2,24 @@
  * One DOM element per conversation entry. Display text goes in with textContent; only assistant
  * markdown becomes HTML, through renderMarkdown (marked, then DOMPurify).
  */
-import type { ChatEntry, ErrorAction, ToolStatus } from '../../src/webviews/protocol';
-import { formatUsage } from './format';
+import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
+
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' }>;
+import { decorateCodeBlocks } from './codeBlocks';
+import { element, icon } from './dom';
+import { formatUsageDetails, formatUsageLine } from './format';
 import { renderMarkdown } from './markdown';
 
+export { icon };
+
 export interface EntryCallbacks {
+  /** A card's buttons: approval answers, Open Diff, Undo. */
+  card(message: CardMessage): void;
   /** Opens a tool card's path; `entryId` tells the extension which folder's memory it is in. */
   openMemory(entryId: string, path: string): void;
-  action(action: ErrorAction): void;
-  /** Whether a tool card's result is expanded; kept outside the DOM so updates keep it. */
+  action(action: ErrorAction | NoticeAction): void;
+  code(action: CodeAction, code: string, language: string | undefined): void;
+  /** Whether a card (or a prompt chip) is expanded; kept outside the DOM so updates keep it. */
   isExpanded(id: string): boolean;
   setExpanded(id: string, expanded: boolean): void;
 }
@@ -22,69 +31,132 @@ const TOOL_ICONS: Record<string, string> = {
   insert: 'insert',
   delete: 'trash',
   rename: 'arrow-swap',
+  run: 'terminal',
+  restart: 'debug-restart',
+};
+
+/** How a card names its tool (memory cards say nothing: they are the default). */
+const TOOL_TITLES: Record<string, string> = {
+  str_replace_based_edit_tool: 'File',
+  bash: 'Shell',
 };
 
 const STATUS_LABELS: Record<ToolStatus, { icon: string; text: string }> = {
   running: { icon: 'loading codicon-modifier-spin', text: 'running' },
-  ok: { icon: 'check', text: 'ok' },
-  error: { icon: 'error', text: 'error' },
+  ok: { icon: 'pass', text: 'done' },
+  error: { icon: 'error', text: 'failed' },
 };
 
-const ACTION_LABELS: Record<ErrorAction, { icon: string; text: string }> = {
+export const ACTION_LABELS: Record<ErrorAction | NoticeAction, { icon: string; text: string }> = {
   setApiKey: { icon: 'key', text: 'Set API Key' },
+  getApiKey: { icon: 'link-external', text: 'Get an API key' },
   retry: { icon: 'refresh', text: 'Retry' },
   openSettings: { icon: 'settings-gear', text: 'Open Settings' },
+  reopenPrevious: { icon: 'history', text: 'Reopen previous conversation' },
 };
 
 export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLElement {
   switch (entry.kind) {
     case 'user':
-      return userEntry(entry.text);
+      return entry.label ? promptChip(entry, callbacks) : userEntry(entry.text, entry.attachments);
     case 'assistant':
-      return assistantEntry(entry.markdown, entry.streaming);
+      return assistantEntry(entry.markdown, entry.streaming, callbacks);
     case 'tool':
       return toolCard(entry, callbacks);
     case 'usage':
-      return element('div', 'entry usage', formatUsage(entry.usage), { title: 'Tokens of this model request' });
-    case 'notice':
-      return element('div', 'entry notice', entry.text);
+      return element('div', 'entry usage', formatUsageLine(entry.usage, entry.costUsd), {
+        title: formatUsageDetails(entry.usage, entry.requests, entry.model, entry.costUsd),
+      });
+    case 'notice': {
+      const el = element('div', 'entry notice', entry.text);
+      if (entry.action) el.append(' ', actionButton(entry.action, callbacks, 'link'));
+      return el;
+    }
     case 'error':
       return errorEntry(entry.message, entry.actions, callbacks);
   }
 }
 
 /** Re-renders a streaming assistant entry in place (cheaper than replacing the element). */
-export function updateAssistant(el: HTMLElement, markdown: string, streaming: boolean): void {
+export function updateAssistant(el: HTMLElement, markdown: string, streaming: boolean, callbacks: EntryCallbacks): void {
   const body = el.querySelector<HTMLElement>('.markdown');
-  if (body) body.replaceChildren(renderMarkdown(markdown));
+  if (body) {
+    body.replaceChildren(renderMarkdown(markdown));
+    decorateCodeBlocks(body, (action, code, language) => callbacks.code(action, code, language));
+    if (streaming) markCursor(body);
+  }
   el.setAttribute('aria-busy', String(streaming));
   el.classList.toggle('streaming', streaming);
 }
 
-function userEntry(text: string): HTMLElement {
+/**
+ * The streaming cursor goes at the end of the last text, inside the last paragraph or list item,
+ * so it does not drop to a line of its own after a list.
+ */
+function markCursor(body: HTMLElement): void {
+  let target: Element = body;
+  for (;;) {
+    const last = target.lastElementChild;
+    if (!last || !/^(P|UL|OL|LI|BLOCKQUOTE|H[1-6]|TABLE|TBODY|THEAD|TR|TD|TH)$/.test(last.tagName)) break;
+    target = last;
+  }
+  target.classList.add('cursor-here');
+}
+
+function userEntry(text: string, attachments: readonly string[] | undefined): HTMLElement {
   const el = element('div', 'entry user');
   el.append(element('div', 'who', 'You'), element('div', 'user-text', text));
+  if (attachments && attachments.length > 0) el.append(attachmentList(attachments));
   return el;
 }
 
-function assistantEntry(markdown: string, streaming: boolean): HTMLElement {
+function attachmentList(labels: readonly string[]): HTMLElement {
+  const list = element('div', 'chips');
+  for (const label of labels) {
+    const chip = element('span', 'chip');
+    chip.append(icon('file'), document.createTextNode(label));
+    list.append(chip);
+  }
+  return list;
+}
+
+/** A built-in prompt: one line with its name; the full text is one click away. */
+function promptChip(entry: Extract<ChatEntry, { kind: 'user' }>, callbacks: EntryCallbacks): HTMLElement {
+  const el = element('div', 'entry user prompt-chip');
+  const details = element('details', 'prompt-details');
+  details.open = callbacks.isExpanded(entry.id);
+  const summary = element('summary', 'prompt-summary', undefined, { title: 'Show the prompt that was sent' });
+  summary.append(icon('sparkle'), element('span', 'prompt-label', entry.label));
+  details.append(summary, element('div', 'user-text prompt-text', entry.text));
+  details.addEventListener('toggle', () => callbacks.setExpanded(entry.id, details.open));
+  el.append(details);
+  return el;
+}
+
+function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCallbacks): HTMLElement {
   const el = element('div', 'entry assistant');
   const body = element('div', 'markdown');
   el.append(element('div', 'who', 'Claude'), body);
-  updateAssistant(el, markdown, streaming);
+  updateAssistant(el, markdown, streaming, callbacks);
   return el;
 }
 
 function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryCallbacks): HTMLElement {
   const card = element('div', `entry tool tool-${entry.status}`);
+  const status = STATUS_LABELS[entry.status];
+  const title = entry.tool ? TOOL_TITLES[entry.tool] : undefined;
   card.setAttribute('role', 'group');
-  card.setAttribute('aria-label', `Memory ${entry.command} ${entry.path ?? ''}: ${STATUS_LABELS[entry.status].text}`);
+  card.setAttribute('aria-label', `${title ?? 'Memory'} ${entry.command} ${entry.path ?? ''}: ${status.text}`);
   const head = element('div', 'tool-head');
   head.append(icon(TOOL_ICONS[entry.command] ?? 'tools', 'tool-icon'), element('span', 'tool-command', entry.command));
 
-  if (entry.path) {
+  if (entry.tool === 'bash' && entry.path) {
+    head.append(element('code', 'tool-path tool-shell', entry.path, { title: entry.path }));
+  } else if (entry.tool && entry.path) {
+    head.append(element('span', 'tool-path', entry.path, { title: entry.path }));
+  } else if (entry.path) {
     const path = entry.path;
-    // Every path is under /memories; the narrow side bar shows the part after it.
+    // Every path is under /memories; the narrow side bar shows the part after it, the full one on hover.
     const shown = path.startsWith('/memories/') ? path.slice('/memories/'.length) : path;
     const open = element('button', 'link tool-path', shown, { type: 'button', title: `Open ${path}`, 'aria-label': `Open ${path}` });
     open.addEventListener('click', () => callbacks.openMemory(entry.id, path));
@@ -93,36 +165,158 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
     head.append(element('span', 'tool-path', '/memories'));
   }
 
-  const status = STATUS_LABELS[entry.status];
-  const badge = element('span', `badge badge-${entry.status}`);
-  badge.append(icon(status.icon), document.createTextNode(status.text));
-  head.append(badge);
+  const mark = element('span', `tool-status status-${entry.status}`, undefined, { title: status.text, role: 'img', 'aria-label': status.text });
+  mark.append(icon(status.icon));
+  head.append(mark);
   card.append(head);
 
-  if (entry.summary) {
-    const summaryId = `summary-${entry.id}`;
+  if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
+  if (entry.output !== undefined) card.append(outputView(entry.output));
+  if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
+
+  const body = toolBody(entry);
+  if (body) {
+    const bodyId = `details-${entry.id}`;
     const expanded = callbacks.isExpanded(entry.id);
     const toggle = element('button', 'icon-button tool-toggle', undefined, {
       type: 'button',
       'aria-expanded': String(expanded),
-      'aria-controls': summaryId,
-      'aria-label': 'Show result',
-      title: 'Show result',
+      'aria-controls': bodyId,
+      'aria-label': entry.change ? 'Show what changed' : 'Show result',
+      title: entry.change ? 'Show what changed' : 'Show result',
     });
     toggle.append(icon(expanded ? 'chevron-down' : 'chevron-right'));
-    const summary = element('div', 'tool-summary', entry.summary, { id: summaryId });
-    summary.hidden = !expanded;
+    body.id = bodyId;
+    body.hidden = !expanded;
     toggle.addEventListener('click', () => {
-      const open = summary.hidden;
-      summary.hidden = !open;
+      const open = body.hidden;
+      body.hidden = !open;
       toggle.setAttribute('aria-expanded', String(open));
       toggle.replaceChildren(icon(open ? 'chevron-down' : 'chevron-right'));
       callbacks.setExpanded(entry.id, open);
     });
     head.append(toggle);
-    card.append(summary);
+    card.append(body);
   }
   return card;
+}
+
+/** The question on a card, or how it was answered. */
+function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallbacks): HTMLElement {
+  const el = element('div', `tool-approval approval-${approval.state}`);
+  if (approval.state !== 'pending') {
+    const said: Record<Exclude<ToolApproval['state'], 'pending'>, string> =
+      approval.kind === 'command'
+        ? { once: 'Allowed once', always: `Always allowed here: ${approval.prefixes.join(', ')}`, deny: 'Denied' }
+        : { once: 'Accepted', always: 'Accepted', deny: 'Rejected' };
+    el.append(icon(approval.state === 'deny' ? 'circle-slash' : 'check'), document.createTextNode(` ${said[approval.state]}`));
+    return el;
+  }
+  el.setAttribute('role', 'group');
+  if (approval.kind === 'command') {
+    el.setAttribute('aria-label', 'Claude asks to run a command');
+    el.append(element('div', 'approval-question', 'Run this command?'), element('code', 'approval-command', approval.command));
+    const bar = element('div', 'error-actions');
+    bar.append(
+      cardButton('Allow once', 'check', { type: 'approve', entryId: id, decision: 'once' }, callbacks, 'button', 'allow-once'),
+      ...(approval.prefixes.length > 0
+        ? [cardButton(`Always allow ${approval.prefixes.map((p) => `"${p}"`).join(', ')} here`, 'check-all', { type: 'approve', entryId: id, decision: 'always' }, callbacks, 'secondary', 'allow-always')]
+        : []),
+      cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
+    );
+    el.append(bar);
+  } else {
+    el.setAttribute('aria-label', 'Claude asks to change a file');
+    el.append(element('div', 'approval-question', `Apply this change to ${approval.path}? (+${approval.added} −${approval.removed} lines)`));
+    const bar = element('div', 'error-actions');
+    bar.append(
+      cardButton('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'secondary', 'open-diff'),
+      cardButton('Accept', 'check', { type: 'approve', entryId: id, decision: 'once' }, callbacks, 'button', 'accept'),
+      cardButton('Reject', 'close', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'reject'),
+    );
+    el.append(bar);
+  }
+  return el;
+}
+
+function cardButton(text: string, iconName: string, message: CardMessage, callbacks: EntryCallbacks, style: 'button' | 'secondary', action: string): HTMLButtonElement {
+  const button = element('button', style === 'secondary' ? 'button secondary' : 'button', undefined, { type: 'button', 'data-action': action });
+  button.append(icon(iconName), document.createTextNode(` ${text}`));
+  button.addEventListener('click', () => {
+    // One answer per question: the card is redrawn with the outcome.
+    if (message.type === 'approve') button.closest('.tool-approval')?.querySelectorAll('button').forEach((b) => (b.disabled = true));
+    callbacks.card(message);
+  });
+  return button;
+}
+
+/** A command's live output: the end of it, scrolled to the bottom as it grows. */
+export function outputView(text: string): HTMLElement {
+  const pre = element('pre', 'tool-output', text, { 'aria-label': 'Command output', tabindex: '0' });
+  return pre;
+}
+
+function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLElement {
+  const bar = element('div', 'tool-edit');
+  bar.append(element('span', 'edit-size', `+${edit.added} −${edit.removed}`, { title: `${edit.added} line(s) added, ${edit.removed} removed` }));
+  bar.append(cardLink('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'open-diff'));
+  if (edit.undone) bar.append(element('span', 'edit-undone', 'Undone'));
+  else bar.append(cardLink('Undo', 'discard', { type: 'undoEdit', entryId: id }, callbacks, 'undo'));
+  return bar;
+}
+
+function cardLink(text: string, iconName: string, message: CardMessage, callbacks: EntryCallbacks, action: string): HTMLButtonElement {
+  const button = element('button', 'link', undefined, { type: 'button', 'data-action': action });
+  button.append(icon(iconName), document.createTextNode(` ${text}`));
+  button.addEventListener('click', () => callbacks.card(message));
+  return button;
+}
+
+/** The expandable part of a card: the result line, and what a write changed. */
+function toolBody(entry: Extract<ChatEntry, { kind: 'tool' }>): HTMLElement | undefined {
+  if (!entry.summary && !entry.change) return undefined;
+  const body = element('div', 'tool-details');
+  if (entry.summary) body.append(element('div', 'tool-summary', entry.summary));
+  if (entry.change) body.append(changeView(entry.change));
+  return body;
+}
+
+function changeView(change: ToolChange): HTMLElement {
+  switch (change.type) {
+    case 'str_replace':
+      return diffLines([...lines(change.old).map((l) => ['del', l] as const), ...lines(change.new).map((l) => ['ins', l] as const)]);
+    case 'insert':
+      return diffLines(lines(change.text).map((l) => ['ins', l] as const), `after line ${change.line}`);
+    case 'create':
+      return diffLines(lines(change.text).map((l) => ['ins', l] as const));
+    case 'rename': {
+      const el = element('div', 'tool-rename');
+      el.append(element('code', '', change.from), icon('arrow-right'), element('code', '', change.to));
+      return el;
+    }
+  }
+}
+
+/** Longest change shown inline; the file itself has the rest. */
+const MAX_CHANGE_LINES = 200;
+
+function diffLines(rows: readonly (readonly ['del' | 'ins', string])[], caption?: string): HTMLElement {
+  const el = element('div', 'tool-diff', undefined, { role: 'region', 'aria-label': 'What changed' });
+  if (caption) el.append(element('div', 'diff-caption', caption));
+  for (const [kind, text] of rows.slice(0, MAX_CHANGE_LINES)) {
+    const row = element('div', `diff-line diff-${kind}`);
+    row.append(element('span', 'diff-sign', kind === 'ins' ? '+' : '−', { 'aria-label': kind === 'ins' ? 'added' : 'removed' }), element('span', 'diff-text', text));
+    el.append(row);
+  }
+  if (rows.length > MAX_CHANGE_LINES) el.append(element('div', 'diff-caption', `… ${rows.length - MAX_CHANGE_LINES} more lines`));
+  return el;
+}
+
+function lines(text: string): string[] {
+  if (text === '') return [];
+  const all = text.split('\n');
+  if (all[all.length - 1] === '') all.pop();
+  return all;
 }
 
 function errorEntry(message: string, actions: ErrorAction[], callbacks: EntryCallbacks): HTMLElement {
@@ -133,33 +327,16 @@ function errorEntry(message: string, actions: ErrorAction[], callbacks: EntryCal
   el.append(text);
   if (actions.length > 0) {
     const bar = element('div', 'error-actions');
-    for (const action of actions) {
-      const label = ACTION_LABELS[action];
-      const button = element('button', 'button', undefined, { type: 'button', 'data-action': action });
-      button.append(icon(label.icon), document.createTextNode(label.text));
-      button.addEventListener('click', () => callbacks.action(action));
-      bar.append(button);
-    }
+    for (const action of actions) bar.append(actionButton(action, callbacks));
     el.append(bar);
   }
   return el;
 }
 
-export function icon(name: string, extra = ''): HTMLElement {
-  const el = element('span', `codicon codicon-${name} ${extra}`.trim());
-  el.setAttribute('aria-hidden', 'true');
-  return el;
-}
-
-function element<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className: string,
-  text?: string,
-  attributes: Record<string, string> = {},
-): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  el.className = className;
-  if (text !== undefined) el.textContent = text;
-  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  return el;
+export function actionButton(action: ErrorAction | NoticeAction, callbacks: Pick<EntryCallbacks, 'action'>, style: 'button' | 'link' = 'button'): HTMLButtonElement {
+  const label = ACTION_LABELS[action];
+  const button = element('button', style === 'link' ? 'link' : 'button', undefined, { type: 'button', 'data-action': action });
+  button.append(icon(label.icon), document.createTextNode(` ${label.text}`));
+  button.addEventListener('click', () => callbacks.action(action));
+  return button;
 }

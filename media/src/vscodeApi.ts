@@ -5,6 +5,8 @@ import type { ChatSnapshot, WebviewToExtension } from '../../src/webviews/protoc
 export interface SavedState {
   snapshot?: ChatSnapshot;
   draft?: string;
+  /** Ids of expanded cards and prompt chips. */
+  expanded?: string[];
 }
 
 export interface ChatVsCodeApi {

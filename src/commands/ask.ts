@@ -18,6 +18,10 @@ export interface AskArgs {
   prompt: string;
   /** A workspace folder's Uri: the chat works in its memory from now on. */
   folder?: vscode.Uri;
+  /** A built-in prompt's chip text: the chat shows it instead of the prompt (which stays one click away). */
+  label?: string;
+  /** Set the current conversation aside and start a fresh one (New Chat) before sending. */
+  fresh?: boolean;
 }
 
 export function registerAskCommand(chat: ChatFeature): vscode.Disposable {
@@ -41,17 +45,23 @@ async function ask(chat: ChatFeature, argument: unknown): Promise<ChatSendResult
     }
   }
   await chat.reveal();
-  const result = await chat.controller.send(prompt);
-  if (!result.started) void vscode.window.showWarningMessage(result.reason);
+  const result = await chat.controller.send(prompt, { label: given?.label, fresh: given?.fresh });
+  // A message waiting for a key is on screen with the key prompt: no second message needed.
+  if (!result.started && !result.pending) void vscode.window.showWarningMessage(result.reason);
   return result;
 }
 
 function askArgsOf(argument: unknown): AskArgs | undefined {
   if (typeof argument === 'string') return { prompt: argument };
   if (typeof argument !== 'object' || argument === null) return undefined;
-  const { prompt, folder } = argument as Record<string, unknown>;
+  const { prompt, folder, label, fresh } = argument as Record<string, unknown>;
   if (typeof prompt !== 'string') return undefined;
-  return { prompt, folder: folder instanceof vscode.Uri ? folder : undefined };
+  return {
+    prompt,
+    folder: folder instanceof vscode.Uri ? folder : undefined,
+    label: typeof label === 'string' && label.trim() !== '' ? label : undefined,
+    fresh: fresh === true,
+  };
 }
 
 function askForPrompt(): Thenable<string | undefined> {

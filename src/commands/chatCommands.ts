@@ -1,10 +1,12 @@
 /**
  * The chat's commands, registered from the commands layer (commands → webviews, never back):
- * Ask Claude…, New Chat, Stop, Open Chat, Choose Chat Folder….
+ * Ask Claude…, New Chat, Stop, Open Chat, Choose Chat Folder…, Add File to Chat, Ask About Selection.
  */
+import { COMMANDS } from '../platform/ids';
 import * as vscode from 'vscode';
 import type { ChatFeature } from '../webviews/registerChat';
 import { registerAskCommand } from './ask';
+import { registerAskAboutSelectionCommand, registerChatAddFileCommand } from './chatAddFile';
 import { registerChatChooseFolderCommand } from './chatChooseFolder';
 import { registerChatNewCommand } from './chatNew';
 import { registerOpenChatCommand } from './chatOpen';
@@ -18,5 +20,8 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
     registerChatStopCommand(chat),
     registerOpenChatCommand(chat),
     registerChatChooseFolderCommand(chat, prompts),
+    registerChatAddFileCommand(chat),
+    registerAskAboutSelectionCommand(chat),
+    vscode.commands.registerCommand(COMMANDS.chatOpenInEditor, () => chat.openInEditor()),
   );
 }

@@ -27,6 +27,9 @@ export const COMMANDS = {
   initialize: 'claudeMemory.initialize',
   resume: 'claudeMemory.resume',
   openFeature: 'claudeMemory.features.open',
+  chatAddFile: 'claudeMemory.chat.addFile',
+  chatOpenInEditor: 'claudeMemory.chat.openInEditor',
+  askAboutSelection: 'claudeMemory.askAboutSelection',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -49,6 +52,7 @@ export function focusViewCommand(view: ViewId): `${ViewId}.focus` {
 export const CONTEXT_KEYS = {
   storeEmpty: 'claudeMemory.storeEmpty',
   chatRunning: 'claudeMemory.chatRunning',
+  apiKeySet: 'claudeMemory.apiKeySet',
 } as const;
 
 /** contributes.mcpServerDefinitionProviders[].id: the workspace memory's MCP servers. */
@@ -61,4 +65,11 @@ export const API_KEY_SECRET = 'claudeMemory.anthropicApiKey';
 export const STATE_KEYS = {
   /** The command prefixes "Always allow" remembered for this workspace. */
   alwaysAllowedCommands: 'claudeMemory.commands.alwaysAllowed',
+  /** The conversation New Chat set aside, to reopen. */
+  previousChat: 'claudeMemory.chat.previous',
+} as const;
+
+/** Webview panel types. */
+export const PANEL_TYPES = {
+  chat: 'claudeMemory.chatPanel',
 } as const;

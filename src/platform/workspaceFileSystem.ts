@@ -59,9 +59,24 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
     await this.call(path, () => vscode.workspace.fs.delete(this.uriOf(path), { recursive: options.recursive, useTrash: false }));
   }
 
+  /**
+   * A rename over a file that is open in an editor (the atomic write's last step) becomes an
+   * in-place write of the new content: a rename replaces the file, and code-server closes the
+   * editor of a file that was replaced that way. Written in place, the open document stays open
+   * and reloads; if it has unsaved changes VS Code keeps them and reports the conflict on save.
+   */
   async rename(source: string, target: string, options: { overwrite: boolean }): Promise<void> {
     this.assertWritable();
-    await this.call(source, () => vscode.workspace.fs.rename(this.uriOf(source), this.uriOf(target), options));
+    const from = this.uriOf(source);
+    const to = this.uriOf(target);
+    await this.call(source, async () => {
+      if (options.overwrite && isOpenInEditor(to) && (await isFile(to))) {
+        await vscode.workspace.fs.writeFile(to, await vscode.workspace.fs.readFile(from));
+        await vscode.workspace.fs.delete(from, { useTrash: false });
+        return;
+      }
+      await vscode.workspace.fs.rename(from, to, options);
+    });
   }
 
   async createDirectory(path: string): Promise<void> {
@@ -81,6 +96,21 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
     } catch (e) {
       throw toFsError(e, path);
     }
+  }
+}
+
+/** True when `uri` is loaded as a text document or shown in an editor tab. */
+export function isOpenInEditor(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return true;
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === key));
+}
+
+async function isFile(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.File) !== 0;
+  } catch {
+    return false;
   }
 }
 

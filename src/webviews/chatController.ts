@@ -3,6 +3,7 @@
  * running send and its AbortController. The view provider, the commands and the tests all drive
  * this one object, so the conversation outlives the webview.
  */
+import { STATE_KEYS } from '../platform/ids';
 import * as vscode from 'vscode';
 import { AgentSession } from '../core/agent/session';
 import type { AgentOptions } from '../core/agent/options';
@@ -12,8 +13,13 @@ import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
-import { ChatTranscript, type ChatPatch } from './chatTranscript';
-import type { ChatSnapshot, DisabledAction } from './protocol';
+import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
+import { ChatApprover } from './chatApprover';
+import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
+import { ChatEdits, type UndoResult } from './chatEdits';
+import { ChatTranscript, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
+import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
 export const CHAT_VIEW_ID = VIEWS.chat;
@@ -37,14 +43,39 @@ export interface ChatEnvironment {
   store(folder: vscode.Uri | undefined): ChatStore | undefined;
   isTrusted(): boolean;
   memoryTouched(store: ChatStore, touched: TouchedPath): void;
-  /** The text editor and bash tools for a folder (one set per chat session: one shell per chat). */
-  workspaceTools?(folder: vscode.WorkspaceFolder): WorkspaceTools;
+  keyState(): Promise<KeyState>;
+  /** Fires when the stored key is set or cleared. */
+  readonly onDidChangeKey: vscode.Event<void>;
+  /** Where "New Chat" sets the previous conversation aside (the workspace's state). */
+  readonly state: vscode.Memento;
+  /** How an attached file is named to Claude and on its chip. */
+  readonly pathOf: PathNamer;
+  /**
+   * The text editor and bash tools for a folder (one set per chat session: one shell per chat);
+   * they ask `approver` before a write or a command that no rule allows.
+   */
+  workspaceTools?(folder: vscode.WorkspaceFolder, approver: ToolApprover): WorkspaceTools;
+}
+
+/** How a prompt is sent: as a chip (built-in prompts), and whether it starts a fresh conversation. */
+export interface SendOptions {
+  label?: string;
+  fresh?: boolean;
+}
+
+/** The workspace-state key of the conversation "New Chat" set aside. */
+export const PREVIOUS_CHAT_KEY = STATE_KEYS.previousChat;
+
+interface StoredConversation extends SavedConversation {
+  history: BetaMessageParam[];
+  folder: string;
 }
 
 export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
 
 export type ChatSendResult =
-  | { started: false; reason: string }
+  /** `pending`: the message is shown and waits for an API key; it is sent once one is set. */
+  | { started: false; reason: string; pending?: boolean }
   | { started: true; outcome: AgentOutcome };
 
 // After a failure with at least one complete model turn the prompt is already in the session's
@@ -68,11 +99,93 @@ export class ChatController implements vscode.Disposable {
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
   private retryPrompt: string | undefined;
+  /** A message sent without a key: sent as soon as one is set. */
+  private pendingKeyPrompt: string | undefined;
+  /** History to continue with, from a reopened conversation. */
+  private restoredHistory: BetaMessageParam[] | undefined;
+  readonly attachments: ChatAttachments;
+  /** Asks on the cards of commands and edits that need consent (the tools' ToolApprover). */
+  readonly approver: ChatApprover;
+  /** Workspace edits shown on cards, for Open Diff and Undo. */
+  readonly edits = new ChatEdits();
+  /** Card id → tool_use id of the questions on cards. */
+  private readonly approvals = new Map<string, string>();
+  /** The folder of the running send (edits are relative to it). */
+  private runningFolder: vscode.WorkspaceFolder | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
   /** The workspace tools of the current session's folder; a new chat or folder gets new ones (a fresh shell). */
   private tools: { folder: string; set: WorkspaceTools } | undefined;
 
   constructor(private readonly env: ChatEnvironment) {
+    this.attachments = new ChatAttachments(env.pathOf);
+    this.approver = new ChatApprover({
+      asked: (request) => {
+        this.emit(this.transcript.setApproval(request.toolUseId, request, 'pending'));
+        const entryId = this.transcript.entryIdOf(request.toolUseId);
+        if (!entryId) return;
+        this.approvals.set(entryId, request.toolUseId);
+        if (request.kind === 'edit' && this.runningFolder) {
+          this.edits.record(entryId, { folder: this.runningFolder, path: request.path, before: request.before, after: request.after });
+        }
+      },
+      answered: (request, decision) => this.emit(this.transcript.setApproval(request.toolUseId, request, decision)),
+    });
     this.refreshAvailability();
+    this.emit(this.transcript.setHasPrevious(env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
+    this.subscriptions.push(env.onDidChangeKey(() => void this.refreshKey()));
+    void this.refreshKey();
+  }
+
+  /**
+   * Reads whether a key exists and shows it; when a message was waiting for one, sends it now.
+   * Resolves with that send's result, if there was one.
+   */
+  async refreshKey(): Promise<ChatSendResult | undefined> {
+    const key = await this.env.keyState();
+    this.emit(this.transcript.setKeyState(key));
+    const pending = this.pendingKeyPrompt;
+    if (key === 'missing' || pending === undefined || this.running) return undefined;
+    this.pendingKeyPrompt = undefined;
+    this.emit(this.transcript.setPendingKey(false));
+    return this.start(pending, { show: false, resend: 'API key set: sending your message.' });
+  }
+
+  /** A click on a card's approval button; false when that card asks nothing (any more). */
+  approve(entryId: string, decision: ApprovalDecision): boolean {
+    const toolUseId = this.approvals.get(entryId);
+    if (!toolUseId) return false;
+    this.approvals.delete(entryId);
+    return this.approver.decide(toolUseId, decision);
+  }
+
+  /** Opens the diff of the edit on card `entryId`. */
+  openDiff(entryId: string): Promise<boolean> {
+    return this.edits.openDiff(entryId);
+  }
+
+  /** Restores the file of the edit on card `entryId` while it still holds Claude's version. */
+  async undoEdit(entryId: string): Promise<UndoResult> {
+    const result = await this.edits.undo(entryId);
+    if (result.ok) {
+      this.emit(this.transcript.markUndone(entryId));
+      this.env.log.info('undid an edit from its chat card');
+    }
+    return result;
+  }
+
+  /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */
+  attach(uri: vscode.Uri, range?: vscode.Range): void {
+    this.attachments.add(uri, range);
+    this.emit(this.transcript.setAttachments(this.attachments.list()));
+  }
+
+  /** The active editor changed (or its selection): its chip follows. */
+  followEditor(uri: vscode.Uri | undefined, selection: vscode.Range | undefined): void {
+    if (this.attachments.follow(uri, selection)) this.emit(this.transcript.setAttachments(this.attachments.list()));
+  }
+
+  detach(id: string): void {
+    if (this.attachments.remove(id)) this.emit(this.transcript.setAttachments(this.attachments.list()));
   }
 
   snapshot(): ChatSnapshot {
@@ -135,9 +248,13 @@ export class ChatController implements vscode.Disposable {
     this.emit(this.transcript.setDisabledReason(disabled?.reason, disabled?.action));
   }
 
-  /** Sends a prompt; resolves when the answer is complete, failed or stopped. */
-  send(prompt: string): Promise<ChatSendResult> {
-    return this.start(prompt, true);
+  /**
+   * Sends a prompt (with the input's chips); resolves when the answer is complete, failed or
+   * stopped. `fresh` sets the current conversation aside first (Resume: the memory carries the state).
+   */
+  async send(prompt: string, options: SendOptions = {}): Promise<ChatSendResult> {
+    if (options.fresh && !this.running && this.transcript.snapshot().entries.length > 0) await this.newChat();
+    return this.start(prompt, { label: options.label });
   }
 
   /** Sends the last prompt again (or asks Claude to continue when part of the answer was kept). */
@@ -145,16 +262,29 @@ export class ChatController implements vscode.Disposable {
     const prompt = this.retryPrompt;
     if (!prompt) return Promise.resolve({ started: false, reason: 'There is nothing to retry.' });
     // The same prompt again is already on screen; "continue" is a new message and is shown.
-    return this.start(prompt, prompt === CONTINUE_PROMPT);
+    return this.start(prompt, { show: prompt === CONTINUE_PROMPT });
   }
 
-  private start(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
+  private async start(prompt: string, view: PromptView): Promise<ChatSendResult> {
     const text = prompt.trim();
-    if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
-    if (this.running) return Promise.resolve({ started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' });
+    if (text === '') return { started: false, reason: 'The message is empty.' };
+    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const disabled = this.disabled();
-    if (disabled) return Promise.resolve({ started: false, reason: disabled.reason });
-    const run = this.run(text, showPrompt);
+    if (disabled) return { started: false, reason: disabled.reason };
+    const attachments = view.show === false ? [] : this.attachments.take();
+    if (attachments.length > 0) this.emit(this.transcript.setAttachments([]));
+    const shown: PromptView = { ...view, attachments: attachments.map((a) => a.label) };
+    const full = await promptWithAttachments(text, attachments);
+    if ((await this.env.keyState()) === 'missing') {
+      // Kept on screen and sent once a key is set, instead of an error about a missing key.
+      this.pendingKeyPrompt = full;
+      this.retryPrompt = undefined;
+      if (view.show !== false) this.emit(this.transcript.hold(text, shown));
+      this.emit(this.transcript.setKeyState('missing'));
+      return { started: false, pending: true, reason: 'Set an Anthropic API key: your message is sent as soon as there is one.' };
+    }
+    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
+    const run = this.run(full, text, shown);
     this.running = run;
     void run.finally(() => {
       if (this.running === run) this.running = undefined;
@@ -167,17 +297,58 @@ export class ChatController implements vscode.Disposable {
     this.abort?.abort();
   }
 
-  /** Stops any running answer, then forgets the conversation (memory files stay). */
+  /**
+   * Stops any running answer, sets the conversation aside in the workspace state (one earlier
+   * conversation is kept; the chat offers to reopen it) and starts an empty one. Memory files stay.
+   */
   async newChat(): Promise<void> {
     this.stop();
+    this.approver.denyAll();
     await this.running;
+    this.approvals.clear();
+    this.edits.clear();
+    const saved = this.transcript.saved();
+    if (saved.entries.length > 0) {
+      const stored: StoredConversation = { ...saved, history: [...(this.session?.agent.history ?? this.restoredHistory ?? [])], folder: this.session?.folder ?? '' };
+      await this.env.state.update(PREVIOUS_CHAT_KEY, stored);
+    }
     this.session?.agent.reset();
+    this.session = undefined;
+    this.restoredHistory = undefined;
     // A new chat gets a fresh shell (the tools start one on their next command).
     this.tools?.set.dispose();
     this.retryPrompt = undefined;
+    this.pendingKeyPrompt = undefined;
     this.toolFolders.clear();
     this.emit(this.transcript.clear());
-    this.env.log.info('new chat');
+    this.emit(this.transcript.setPendingKey(false));
+    this.emit(this.transcript.setHasPrevious(this.env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
+    this.env.log.info(saved.entries.length > 0 ? 'new chat; the previous conversation is kept in the workspace state' : 'new chat');
+  }
+
+  /**
+   * Swaps the conversation "New Chat" set aside with the current one: its rows come back and Claude
+   * continues its history. False when there is none or an answer is running.
+   */
+  async reopenPrevious(): Promise<boolean> {
+    const stored = this.env.state.get<StoredConversation>(PREVIOUS_CHAT_KEY);
+    if (!stored || !Array.isArray(stored.entries) || this.running) return false;
+    const current = this.transcript.saved();
+    await this.env.state.update(
+      PREVIOUS_CHAT_KEY,
+      current.entries.length > 0 ? ({ ...current, history: [...(this.session?.agent.history ?? [])], folder: this.session?.folder ?? '' } satisfies StoredConversation) : undefined,
+    );
+    this.session = undefined;
+    this.retryPrompt = undefined;
+    this.pendingKeyPrompt = undefined;
+    this.toolFolders.clear();
+    const sameFolder = stored.folder === (this.currentStore()?.folder.uri.toString() ?? '');
+    this.restoredHistory = sameFolder && Array.isArray(stored.history) ? stored.history : undefined;
+    this.emit(this.transcript.restore(stored));
+    this.emit(this.transcript.setHasPrevious(current.entries.length > 0));
+    if (!sameFolder) this.emit(this.transcript.notice('This conversation was about another folder\'s memory: Claude starts the next message without it.'));
+    this.env.log.info('reopened the previous conversation');
+    return true;
   }
 
   /** Resolves once no send is running. */
@@ -187,22 +358,27 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    this.approver.denyAll();
+    this.edits.dispose();
+    for (const d of this.subscriptions) d.dispose();
     this.disposeTools();
     this.patches.dispose();
     this.folderChanges.dispose();
   }
 
-  private async run(prompt: string, showPrompt: boolean): Promise<ChatSendResult> {
+  /** `prompt` goes to Claude (with attachments); `text` is what was typed, kept for a retry. */
+  private async run(prompt: string, text: string, view: PromptView): Promise<ChatSendResult> {
     const store = this.currentStore();
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
     this.abort = abort;
+    this.runningFolder = store.folder;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
     try {
       // Before the user's row, so a "new session" notice reads in the right order.
       const agent = await this.sessionFor(store);
-      this.emit(this.transcript.begin(prompt, showPrompt));
+      this.emit(this.transcript.begin(text, this.env.settings().model, view));
       const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>
         agent.send(
           prompt,
@@ -210,6 +386,11 @@ export class ChatController implements vscode.Disposable {
             const patches = this.transcript.apply(event);
             this.toolFolders.record(patches, store.folder);
             this.emit(patches);
+            if (event.type === 'tool_end' && event.detail?.kind === 'edit' && !event.is_error) {
+              const entryId = this.transcript.entryIdOf(event.id);
+              const { path, before, after } = event.detail;
+              if (entryId) this.edits.record(entryId, { folder: store.folder, path, before, after });
+            }
             if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
           },
           abort.signal,
@@ -275,7 +456,9 @@ export class ChatController implements vscode.Disposable {
     const previous = this.session;
     const folder = store.folder.uri.toString();
     const continues = previous !== undefined && !previous.leftFolder && previous.folder === folder && previous.agent.history.length > 0;
-    this.session = { key, folder, agent: new AgentSession({ ...options, history: continues ? previous.agent.history : undefined }) };
+    const history = continues ? previous.agent.history : this.restoredHistory;
+    this.restoredHistory = undefined;
+    this.session = { key, folder, agent: new AgentSession({ ...options, history: history ? [...history] : undefined }) };
     if (continues) {
       this.emit(this.transcript.notice('The API key or settings changed: the conversation continues with them.'));
     } else if (previous && previous.agent.history.length > 0) {
@@ -290,7 +473,7 @@ export class ChatController implements vscode.Disposable {
     const key = folder.uri.toString();
     if (this.tools?.folder !== key) {
       this.disposeTools();
-      this.tools = { folder: key, set: this.env.workspaceTools(folder) };
+      this.tools = { folder: key, set: this.env.workspaceTools(folder, this.approver) };
     }
     return this.tools.set;
   }

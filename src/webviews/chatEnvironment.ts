@@ -1,19 +1,28 @@
 /** Adapts the extension's shared services to what the chat needs (ChatEnvironment). */
 import * as vscode from 'vscode';
 import type { MemoryToolExecutor, MemoryToolResult } from '../core/memory/types';
-import { createModalApprover } from '../platform/modalApprover';
 import type { ExtensionServices } from '../platform/services';
 import { createWorkspaceTools } from '../platform/workspaceTools';
 import type { ChatEnvironment, ChatStore } from './chatController';
 
-export function chatEnvironment(services: ExtensionServices, workspaceState: vscode.Memento): ChatEnvironment {
-  // Until the chat asks on the call's card, a modal dialog asks (its own file: easy to swap).
-  const approver = createModalApprover();
+export function chatEnvironment(services: ExtensionServices, state: vscode.Memento): ChatEnvironment {
   return {
-    workspaceTools: (folder) =>
-      createWorkspaceTools({ folder, approver, settings: () => services.settings.current, memento: workspaceState, log: services.logger('tools') }),
+    // The chat's own approver asks on the call's card (ChatApprover).
+    workspaceTools: (folder, approver) =>
+      createWorkspaceTools({ folder, approver, settings: () => services.settings.current, memento: state, log: services.logger('tools') }),
     log: services.logger('chat'),
     apiKey: () => services.apiKey.get(),
+    keyState: async () => {
+      const key = await services.apiKey.getWithSource();
+      return !key ? 'missing' : key.source === 'secretStorage' ? 'stored' : 'environment';
+    },
+    onDidChangeKey: services.apiKey.onDidChange,
+    state,
+    pathOf: (uri) => {
+      const memoryPath = services.stores.forUri(uri)?.memoryPathOf(uri);
+      if (memoryPath) return memoryPath;
+      return vscode.workspace.asRelativePath(uri, vscode.workspace.workspaceFolders !== undefined && vscode.workspace.workspaceFolders.length > 1);
+    },
     settings: () => services.settings.current,
     isTrusted: () => services.trust.isTrusted(),
     // Multi-root: the controller remembers which folder the user chose; undefined is the first.

@@ -61,16 +61,26 @@ export function buildChatHtml(resources: ChatHtmlResources, nonce: string = crea
 </head>
 <body>
 <div id="banner" class="banner" role="status" hidden><p id="banner-text"></p><button type="button" id="banner-action" class="button" hidden></button></div>
+<div class="transcript-wrap">
 <main id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation with Claude" tabindex="0">
-<p id="empty" class="empty">Ask Claude something. It reads and writes its memory in <code>.claude-memories/</code> of this workspace, and every memory operation shows up here.</p>
+<div id="empty" class="empty">
+<p>Ask Claude something. It reads and writes its memory in <code>.claude-memories/</code> of this workspace, and every memory operation shows up here.</p>
+<p id="previous" hidden>The previous conversation was set aside. <button type="button" id="reopen" class="link"><span class="codicon codicon-history" aria-hidden="true"></span> Reopen it</button></p>
+</div>
+<div id="key-prompt" class="key-prompt" role="region" aria-label="API key needed" hidden></div>
+<div id="working" class="working" role="status" hidden><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span id="working-text"></span></div>
 </main>
+<button type="button" id="jump" class="button jump" hidden><span class="codicon codicon-arrow-down" aria-hidden="true"></span> Jump to latest</button>
+</div>
 <footer class="composer">
 <form id="composer-form" class="composer-form">
+<div id="attachments" class="chips composer-chips" aria-label="Sent with your next message" hidden></div>
 <label for="prompt" class="visually-hidden">Message Claude</label>
 <textarea id="prompt" rows="3" placeholder="Ask Claude… (Enter to send, Shift+Enter for a new line)" aria-describedby="composer-hint"></textarea>
 <div class="composer-bar">
 <span id="composer-hint" class="visually-hidden">Enter sends, Shift+Enter adds a new line, Escape stops the answer.</span>
-<span id="totals" class="totals" aria-label="Session token totals"></span>
+<button type="button" id="key-state" class="link key-state" hidden></button>
+<span class="spacer"></span>
 <button type="button" id="stop" class="button secondary" aria-label="Stop the answer" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span> Stop</button>
 <button type="submit" id="send" class="button" aria-label="Send"><span class="codicon codicon-send" aria-hidden="true"></span> Send</button>
 </div>

@@ -3,17 +3,56 @@
  * being disposed when the view is hidden. Pure (no `vscode`): it folds agent events into entries
  * and returns the patches the webview needs to stay in step.
  */
+import type { ApiRetryReason } from '../core/agent/apiRetries';
 import type { AgentErrorKind, AgentEvent } from '../core/agent/events';
+import { estimateCost } from '../core/agent/pricing';
+import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
 import {
+  MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
+  type ApprovalState,
+  type ToolApproval,
+  type ToolEdit,
+  type ChatAttachment,
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
   type DisabledAction,
   type ErrorAction,
   type ExtensionToWebview,
+  type KeyState,
+  type NoticeAction,
   type TokenUsage,
+  type ToolChange,
 } from './protocol';
+
+/** How a send's prompt is shown. */
+export interface PromptView {
+  /** False for a retry of a prompt already on screen. */
+  show?: boolean;
+  /** With `show: false`: the line that says why it is sent now (default "Sending your message again…"). */
+  resend?: string;
+  /** A built-in prompt's chip text ("Resume Session · next: F003"); the text itself is collapsed. */
+  label?: string;
+  /** Labels of the chips that travel with the message. */
+  attachments?: string[];
+}
+
+export const WAITING_TEXT = 'Waiting for Claude…';
+
+const RETRY_REASONS: Record<ApiRetryReason, string> = {
+  overloaded: 'Overloaded',
+  rate_limit: 'Rate limited',
+  server: 'Server error',
+  timeout: 'No answer in time',
+  network: 'Connection failed',
+};
+
+/** "Overloaded — retrying in 4 s (attempt 1 of 2)" */
+export function retryText(reason: ApiRetryReason, delayMs: number, attempt: number, maxRetries: number): string {
+  const seconds = Math.max(1, Math.round(delayMs / 1000));
+  return `${RETRY_REASONS[reason]} — retrying in ${seconds} s (attempt ${attempt} of ${maxRetries})`;
+}
 
 export type ChatPatch = Exclude<ExtensionToWebview, { type: 'focusInput' }>;
 
@@ -48,7 +87,18 @@ export class ChatTranscript {
   private entries: ChatEntry[] = [];
   private totals: TokenUsage = emptyTokenUsage();
   private requests = 0;
+  /** Sum of the answers' estimated costs; undefined once an answer's model had no known price. */
+  private costUsd: number | undefined = 0;
   private running = false;
+  private working: string | undefined;
+  private key: KeyState | undefined;
+  private pendingKey = false;
+  private hasPrevious = false;
+  private attachments: ChatAttachment[] = [];
+  /** The running send's model and the usage of its requests so far (one usage line per answer). */
+  private model = '';
+  private sendUsage: TokenUsage = emptyTokenUsage();
+  private sendRequests = 0;
   private disabledReason: string | undefined;
   private disabledAction: DisabledAction | undefined;
   private nextId = 1;
@@ -70,7 +120,57 @@ export class ChatTranscript {
       disabledAction: this.disabledAction,
       totals: { ...this.totals },
       requests: this.requests,
+      ...(this.requests > 0 && this.costUsd !== undefined ? { costUsd: this.costUsd } : {}),
+      ...(this.working !== undefined ? { working: this.working } : {}),
+      ...(this.key !== undefined ? { key: this.key } : {}),
+      ...(this.pendingKey ? { pendingKey: true } : {}),
+      ...(this.hasPrevious ? { hasPrevious: true } : {}),
+      ...(this.attachments.length > 0 ? { attachments: this.attachments.map((a) => ({ ...a })) } : {}),
     };
+  }
+
+  /** The entries and totals, for setting a conversation aside ("New Chat") and reopening it. */
+  saved(): SavedConversation {
+    return { entries: this.entries.map((e) => ({ ...e })), totals: { ...this.totals }, requests: this.requests, costUsd: this.costUsd };
+  }
+
+  /** Shows a conversation set aside earlier (ids continue after the highest one it holds). */
+  restore(saved: SavedConversation): ChatPatch[] {
+    this.entries = saved.entries.map((e) => ({ ...e }));
+    this.totals = { ...saved.totals };
+    this.requests = saved.requests;
+    this.costUsd = saved.costUsd;
+    this.resetSend();
+    for (const e of this.entries) {
+      const n = Number.parseInt(e.id.slice(1), 10);
+      if (n >= this.nextId) this.nextId = n + 1;
+    }
+    return [{ type: 'snapshot', snapshot: this.snapshot() }];
+  }
+
+  setKeyState(key: KeyState): ChatPatch[] {
+    if (key === this.key) return [];
+    this.key = key;
+    return [this.statusPatch()];
+  }
+
+  /** Whether a message is waiting for a key (shown as the key prompt's "your message is kept"). */
+  setPendingKey(pending: boolean): ChatPatch[] {
+    if (pending === this.pendingKey) return [];
+    this.pendingKey = pending;
+    return [this.statusPatch()];
+  }
+
+  setHasPrevious(has: boolean): ChatPatch[] {
+    if (has === this.hasPrevious) return [];
+    this.hasPrevious = has;
+    return [this.statusPatch()];
+  }
+
+  setAttachments(attachments: readonly ChatAttachment[]): ChatPatch[] {
+    // Only the display fields: the extension's attachments also carry Uris and ranges.
+    this.attachments = attachments.map((a) => ({ id: a.id, label: a.label, detail: a.detail, ...(a.current ? { current: true } : {}) }));
+    return [this.statusPatch()];
   }
 
   /** Clears the conversation ("New chat"). */
@@ -78,10 +178,19 @@ export class ChatTranscript {
     this.entries = [];
     this.totals = emptyTokenUsage();
     this.requests = 0;
+    this.costUsd = 0;
+    this.resetSend();
+    return [{ type: 'snapshot', snapshot: this.snapshot() }];
+  }
+
+  private resetSend(): void {
     this.turnTextIds = [];
     this.openTextId = undefined;
     this.toolEntries.clear();
-    return [{ type: 'snapshot', snapshot: this.snapshot() }];
+    this.running = false;
+    this.working = undefined;
+    this.sendUsage = emptyTokenUsage();
+    this.sendRequests = 0;
   }
 
   setDisabledReason(reason: string | undefined, action?: DisabledAction): ChatPatch[] {
@@ -91,14 +200,40 @@ export class ChatTranscript {
     return [{ type: 'status', status: this.status() }];
   }
 
-  /** A send starts: the user's row (or a "sent again" line for a retry), and the running state. */
-  begin(prompt: string, showPrompt = true): ChatPatch[] {
+  /**
+   * A send starts with `model`: the user's row (or a "sent again" line for a retry), and the
+   * running state with "Waiting for Claude…" until the first token.
+   */
+  begin(prompt: string, model: string, view: PromptView = {}): ChatPatch[] {
+    this.resetSend();
     this.running = true;
-    this.turnTextIds = [];
-    this.openTextId = undefined;
-    this.toolEntries.clear();
-    const row: ChatEntry = showPrompt ? { kind: 'user', id: this.id(), text: prompt } : { kind: 'notice', id: this.id(), text: 'Sending your message again…' };
-    return [this.add(row), { type: 'status', status: this.status() }];
+    this.working = WAITING_TEXT;
+    this.model = model;
+    this.pendingKey = false;
+    const row: ChatEntry =
+      view.show === false
+        ? { kind: 'notice', id: this.id(), text: view.resend ?? 'Sending your message again…' }
+        : {
+            kind: 'user',
+            id: this.id(),
+            text: prompt,
+            ...(view.label ? { label: view.label } : {}),
+            ...(view.attachments && view.attachments.length > 0 ? { attachments: [...view.attachments] } : {}),
+          };
+    return [this.add(row), this.statusPatch()];
+  }
+
+  /** The user's message without a send (it waits for an API key). */
+  hold(prompt: string, view: PromptView = {}): ChatPatch[] {
+    this.pendingKey = true;
+    const row: ChatEntry = {
+      kind: 'user',
+      id: this.id(),
+      text: prompt,
+      ...(view.label ? { label: view.label } : {}),
+      ...(view.attachments && view.attachments.length > 0 ? { attachments: [...view.attachments] } : {}),
+    };
+    return [this.add(row), this.statusPatch()];
   }
 
   /** An error found before the agent ran (no key, no folder): shown like an agent error. */
@@ -106,38 +241,51 @@ export class ChatTranscript {
     return [this.add({ kind: 'error', id: this.id(), message, actions: actionsFor(kind) })];
   }
 
-  /** A quiet line in the conversation. */
-  notice(text: string): ChatPatch[] {
-    return [this.add({ kind: 'notice', id: this.id(), text })];
+  /** A quiet line in the conversation, with an optional button. */
+  notice(text: string, action?: NoticeAction): ChatPatch[] {
+    return [this.add({ kind: 'notice', id: this.id(), text, ...(action ? { action } : {}) })];
   }
 
   apply(event: AgentEvent): ChatPatch[] {
     switch (event.type) {
       case 'text':
-        return this.appendText(event.text);
+        return [...this.appendText(event.text), ...this.setWorking(undefined)];
       case 'tool_start':
         this.openTextId = undefined;
-        return [this.upsert({ kind: 'tool', id: this.toolEntryId(event.id), command: event.command, path: event.path, status: 'running' })];
-      case 'tool_end':
+        return [
+          this.upsert({ kind: 'tool', id: this.toolEntryId(event.id), ...toolName(event.tool), command: event.command, path: event.path, status: 'running' }),
+          ...this.setWorking(undefined),
+        ];
+      case 'tool_end': {
         this.openTextId = undefined;
+        const change = changeOf(event.detail);
+        const id = this.toolEntryId(event.id);
+        const before = this.find(id);
+        const kept = before?.kind === 'tool' ? { ...(before.approval ? { approval: before.approval } : {}), ...(before.output ? { output: before.output } : {}) } : {};
+        const edit = event.detail?.kind === 'edit' && !event.is_error ? editOf(event.detail.path, event.detail.before, event.detail.after) : undefined;
         return [
           this.upsert({
             kind: 'tool',
-            id: this.toolEntryId(event.id),
+            id,
+            ...toolName(event.tool),
             command: event.command,
             path: event.touched?.newPath ?? event.path,
             status: event.is_error ? 'error' : 'ok',
             summary: event.summary,
+            ...(change ? { change } : {}),
+            ...kept,
+            ...(edit ? { edit } : {}),
           }),
+          ...this.setWorking(WAITING_TEXT),
         ];
+      }
       case 'usage':
-        this.requests += 1;
-        this.totals = addUsage(this.totals, event.usage);
+        this.sendRequests += 1;
+        this.sendUsage = addUsage(this.sendUsage, event.usage);
         this.openTextId = undefined;
-        return [
-          this.add({ kind: 'usage', id: this.id(), usage: { ...event.usage } }),
-          { type: 'status', status: this.status() },
-        ];
+        return [];
+      case 'api_retry':
+        return this.setWorking(retryText(event.reason, event.delayMs, event.attempt, event.maxRetries));
       case 'context_edit':
         return [
           this.add({
@@ -149,25 +297,103 @@ export class ChatTranscript {
       case 'compaction':
         return [this.add({ kind: 'notice', id: this.id(), text: `Context compacted: about ${event.saved_tokens} tokens saved; Claude saves what matters to memory, then continues.` })];
       case 'retry':
-        return [...this.voidTurnText(), this.add({ kind: 'notice', id: this.id(), text: `Connection dropped; retrying (attempt ${event.attempt}).` })];
+        return [
+          ...this.voidTurnText(),
+          this.add({ kind: 'notice', id: this.id(), text: `Connection dropped; retrying (attempt ${event.attempt}).` }),
+          ...this.setWorking(WAITING_TEXT),
+        ];
       case 'turn_end':
-        return this.closeTurn();
+        return [...this.closeTurn(), ...this.setWorking(WAITING_TEXT)];
       case 'error':
         if (event.kind === 'cancelled') return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.message })];
         return [...this.closeTurn(), this.add({ kind: 'error', id: this.id(), message: event.message, actions: actionsFor(event.kind) })];
       case 'done':
-        this.running = false;
-        return [...this.closeTurn(), { type: 'status', status: this.status() }];
+        return this.finish();
       case 'tool_output':
-        // Shown by the workspace-tool cards (not yet rendered here).
-        return [];
+        return this.appendOutput(event.id, event.text);
     }
+  }
+
+  /** The card of tool call `toolUseId` in the running send, if it has one. */
+  entryIdOf(toolUseId: string): string | undefined {
+    return this.toolEntries.get(toolUseId);
+  }
+
+  /** A tool card by id (a copy). */
+  tool(id: string): Extract<ChatEntry, { kind: 'tool' }> | undefined {
+    const entry = this.find(id);
+    return entry?.kind === 'tool' ? { ...entry } : undefined;
+  }
+
+  /** Puts an approval question (or its answer) on the card of `toolUseId`. */
+  setApproval(toolUseId: string, request: ApprovalRequest, state: ApprovalState): ChatPatch[] {
+    const id = this.toolEntryId(toolUseId);
+    const entry = this.find(id);
+    if (entry?.kind !== 'tool') return [];
+    const approval: ToolApproval =
+      request.kind === 'command'
+        ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state }
+        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state };
+    // While a question waits, nothing else says Claude is waiting for the user.
+    return [this.upsert({ ...entry, approval }), ...this.setWorking(undefined)];
+  }
+
+  /** Marks an edit card's file as restored by Undo. */
+  markUndone(id: string): ChatPatch[] {
+    const entry = this.find(id);
+    if (entry?.kind !== 'tool' || !entry.edit) return [];
+    return [this.upsert({ ...entry, edit: { ...entry.edit, undone: true } })];
+  }
+
+  private appendOutput(toolUseId: string, text: string): ChatPatch[] {
+    const id = this.toolEntries.get(toolUseId);
+    const entry = id ? this.find(id) : undefined;
+    if (!id || entry?.kind !== 'tool' || text === '') return [];
+    const output = `${entry.output ?? ''}${text}`;
+    entry.output = output.length > MAX_CARD_OUTPUT_CHARS ? output.slice(-MAX_CARD_OUTPUT_CHARS) : output;
+    return [{ type: 'output', id, text }];
   }
 
   /** Ends a send that never reached the agent. */
   end(): ChatPatch[] {
+    return this.finish();
+  }
+
+  /** The send is over: its one usage line (all its requests), the totals, not running. */
+  private finish(): ChatPatch[] {
+    const patches = this.closeTurn();
+    if (this.sendRequests > 0) {
+      const cost = estimateCost(this.model, this.sendUsage);
+      this.requests += this.sendRequests;
+      this.totals = addUsage(this.totals, this.sendUsage);
+      this.costUsd = cost === undefined || this.costUsd === undefined ? undefined : this.costUsd + cost;
+      patches.push(
+        this.add({
+          kind: 'usage',
+          id: this.id(),
+          usage: { ...this.sendUsage },
+          requests: this.sendRequests,
+          model: this.model,
+          ...(cost !== undefined ? { costUsd: cost } : {}),
+        }),
+      );
+    }
+    this.sendUsage = emptyTokenUsage();
+    this.sendRequests = 0;
     this.running = false;
-    return [...this.closeTurn(), { type: 'status', status: this.status() }];
+    this.working = undefined;
+    patches.push(this.statusPatch());
+    return patches;
+  }
+
+  private setWorking(text: string | undefined): ChatPatch[] {
+    if (!this.running || text === this.working) return [];
+    this.working = text;
+    return [this.statusPatch()];
+  }
+
+  private statusPatch(): ChatPatch {
+    return { type: 'status', status: this.status() };
   }
 
   private appendText(text: string): ChatPatch[] {
@@ -234,6 +460,51 @@ export class ChatTranscript {
     }
     return id;
   }
+}
+
+/** A conversation as "New Chat" sets it aside (kept in the workspace state). */
+export interface SavedConversation {
+  entries: ChatEntry[];
+  totals: TokenUsage;
+  requests: number;
+  costUsd: number | undefined;
+}
+
+/** The tool's name on a card; memory (the default) is left out. */
+function toolName(tool: string | undefined): { tool?: string } {
+  return tool && tool !== 'memory' ? { tool } : {};
+}
+
+/**
+ * Lines added and removed between two texts (a card's "+3 −1"): the longest common subsequence of
+ * the lines between their common start and end; for very large changes, the sizes of that middle.
+ */
+export function lineCounts(before: string | undefined, after: string): { added: number; removed: number } {
+  const a = before === undefined ? [] : before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const x = a.slice(start, a.length - end);
+  const y = b.slice(start, b.length - end);
+  if (x.length * y.length > 4_000_000) return { added: y.length, removed: x.length };
+  let row = new Array<number>(y.length + 1).fill(0);
+  for (const line of x) {
+    const next = new Array<number>(y.length + 1).fill(0);
+    for (let j = 0; j < y.length; j++) next[j + 1] = line === y[j] ? row[j] + 1 : Math.max(row[j + 1], next[j]);
+    row = next;
+  }
+  const common = row[y.length];
+  return { added: y.length - common, removed: x.length - common };
+}
+
+function editOf(path: string, before: string | undefined, after: string): ToolEdit {
+  return { path, ...lineCounts(before, after) };
+}
+
+function changeOf(detail: ToolCallDetail | undefined): ToolChange | undefined {
+  return detail?.kind === 'memory' ? { ...detail.change } : undefined;
 }
 
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

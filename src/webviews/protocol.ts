@@ -14,8 +14,46 @@ export interface TokenUsage {
   output_tokens: number;
 }
 
-/** What a button under an error can do. */
-export type ErrorAction = 'setApiKey' | 'retry' | 'openSettings';
+/** What a button under an error (or on the key prompt) can do. */
+export type ErrorAction = 'setApiKey' | 'getApiKey' | 'retry' | 'openSettings';
+
+/** Whether Claude can be reached: no key, one in secret storage, or ANTHROPIC_API_KEY. */
+export type KeyState = 'missing' | 'stored' | 'environment';
+
+/** What a memory write changed, for its card (from the tool call's input). */
+export type ToolChange =
+  | { type: 'create'; text: string }
+  | { type: 'str_replace'; old: string; new: string }
+  | { type: 'insert'; line: number; text: string }
+  | { type: 'rename'; from: string; to: string };
+
+export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
+
+export type ToolApproval =
+  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState }
+  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState };
+
+/** A workspace edit on a card: its folder-relative path and size. `undone`: Undo restored the file. */
+export interface ToolEdit {
+  path: string;
+  added: number;
+  removed: number;
+  undone?: boolean;
+}
+
+/** Longest live output a card keeps (the end of it). */
+export const MAX_CARD_OUTPUT_CHARS = 16_000;
+
+/** A file or selection that travels with the next message (a removable chip in the input). */
+export interface ChatAttachment {
+  id: string;
+  /** The chip's text: a file name, `name:12-20` for a selection, or a `/memories` path. */
+  label: string;
+  /** Shown on hover: the path relative to its folder. */
+  detail: string;
+  /** The active editor's file or selection (follows the editor; removable). */
+  current?: boolean;
+}
 
 /** What the button on the "chat is off" banner does. */
 export type DisabledAction = 'manageTrust' | 'openFolder';
@@ -24,18 +62,46 @@ export type ToolStatus = 'running' | 'ok' | 'error';
 
 /** One row of the conversation. Every string is display text; the webview never trusts it as HTML. */
 export type ChatEntry =
-  | { kind: 'user'; id: string; text: string }
+  /**
+   * `label`: a built-in prompt (Resume, Initialize's draft) shown as a compact chip with the text
+   * collapsed. `attachments`: the chips that travelled with the message.
+   */
+  | { kind: 'user'; id: string; text: string; label?: string; attachments?: string[] }
   /** Markdown as the model wrote it; the webview renders and sanitizes it. */
   | { kind: 'assistant'; id: string; markdown: string; streaming: boolean }
-  /** One memory tool call. `path` is a `/memories/...` path. */
-  | { kind: 'tool'; id: string; command: string; path?: string; status: ToolStatus; summary?: string }
-  /** Token counts of one model request. */
-  | { kind: 'usage'; id: string; usage: TokenUsage }
-  /** A quiet line: stopped, retrying, context cleared. */
-  | { kind: 'notice'; id: string; text: string }
+  /**
+   * One tool call. `tool`: memory (absent), str_replace_based_edit_tool or bash. `path` is a
+   * `/memories/...` path for memory calls. `change`: what a memory write changed.
+   */
+  | {
+      kind: 'tool';
+      id: string;
+      tool?: string;
+      command: string;
+      path?: string;
+      status: ToolStatus;
+      summary?: string;
+      change?: ToolChange;
+      /** A question on the card (a command to allow, an edit to accept) and its answer. */
+      approval?: ToolApproval;
+      /** A command's live output (its end; the card scrolls). */
+      output?: string;
+      /** A workspace file Claude changed: Open Diff and Undo act on it. */
+      edit?: ToolEdit;
+    }
+  /**
+   * Token counts of one answer (all its model requests), with the estimated cost in USD when the
+   * model's price is known (core/agent/pricing.ts).
+   */
+  | { kind: 'usage'; id: string; usage: TokenUsage; requests: number; model: string; costUsd?: number }
+  /** A quiet line: stopped, retrying, context cleared. `action`: a button on it. */
+  | { kind: 'notice'; id: string; text: string; action?: NoticeAction }
   | { kind: 'error'; id: string; message: string; actions: ErrorAction[] };
 
 export type ChatEntryKind = ChatEntry['kind'];
+
+/** What a button on a notice does. */
+export type NoticeAction = 'reopenPrevious';
 
 /** Everything that is not a conversation row. */
 export interface ChatStatus {
@@ -48,6 +114,18 @@ export interface ChatStatus {
   totals: TokenUsage;
   /** Model requests since the last "New chat". */
   requests: number;
+  /** Estimated cost of the conversation in USD, when every answer's model price was known. */
+  costUsd?: number;
+  /** What the running answer is doing when nothing else shows it ("Waiting for Claude…", a retry). */
+  working?: string;
+  /** Undefined until the extension has looked. */
+  key?: KeyState;
+  /** A message that waits for an API key: it is sent once a key is set. */
+  pendingKey?: boolean;
+  /** A conversation set aside by "New Chat" can be reopened. */
+  hasPrevious?: boolean;
+  /** Chips that go with the next message. */
+  attachments?: ChatAttachment[];
 }
 
 export interface ChatSnapshot {
@@ -62,6 +140,8 @@ export type ExtensionToWebview =
   | { type: 'entry'; entry: ChatEntry }
   /** Appends streamed text to an assistant entry. */
   | { type: 'text'; id: string; text: string }
+  /** Appends live output to a tool card. */
+  | { type: 'output'; id: string; text: string }
   | { type: 'remove'; id: string }
   | { type: 'status'; status: ChatStatus }
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
@@ -78,14 +158,30 @@ export type WebviewToExtension =
    */
   | { type: 'openMemory'; entryId: string; path: string }
   | { type: 'setApiKey' }
+  | { type: 'getApiKey' }
   | { type: 'openSettings' }
   | { type: 'manageTrust' }
-  | { type: 'openFolder' };
+  | { type: 'openFolder' }
+  | { type: 'reopenPrevious' }
+  | { type: 'removeAttachment'; id: string }
+  /** A code block's toolbar: copy it, insert it at the editor's cursor, or open it as a new file. */
+  | { type: 'code'; action: CodeAction; code: string; language?: string }
+  /** A card's approval buttons. */
+  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' }
+  /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
+  | { type: 'openDiff'; entryId: string }
+  | { type: 'undoEdit'; entryId: string };
+
+export type CodeAction = 'copy' | 'insert' | 'newFile';
 
 /** Longest prompt the webview may send; anything longer is refused, not truncated. */
 export const MAX_PROMPT_CHARS = 100_000;
 /** Longest memory path accepted from the webview. */
 export const MAX_PATH_CHARS = 1_000;
+/** Longest code block accepted from the webview's code toolbar. */
+export const MAX_CODE_CHARS = 1_000_000;
+/** Longest language label of a code block (`typescript`, `c++`). */
+export const MAX_LANGUAGE_CHARS = 40;
 /** Longest entry id accepted from the webview (the transcript's ids are `e<number>`). */
 export const MAX_ENTRY_ID_CHARS = 100;
 
@@ -98,7 +194,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Messages without a payload, by type. */
-const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'openSettings', 'manageTrust', 'openFolder']);
+const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'getApiKey', 'openSettings', 'manageTrust', 'openFolder', 'reopenPrevious']);
+const CODE_ACTIONS = new Set<string>(['copy', 'insert', 'newFile']);
 
 /**
  * Checks a message that arrived from the webview. The webview runs markdown from the model, so
@@ -113,6 +210,24 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const text = value.text;
     if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_PROMPT_CHARS) return undefined;
     return { type, text };
+  }
+  if (type === 'approve') {
+    const { entryId, decision } = value;
+    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
+    return { type, entryId, decision };
+  }
+  if (type === 'openDiff' || type === 'undoEdit') {
+    return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
+  }
+  if (type === 'removeAttachment') {
+    return isEntryId(value.id) ? { type, id: value.id } : undefined;
+  }
+  if (type === 'code') {
+    const { action, code, language } = value;
+    if (typeof action !== 'string' || !CODE_ACTIONS.has(action)) return undefined;
+    if (typeof code !== 'string' || code.length > MAX_CODE_CHARS) return undefined;
+    if (language !== undefined && !(typeof language === 'string' && language.length <= MAX_LANGUAGE_CHARS && /^[A-Za-z0-9_+#.-]+$/.test(language))) return undefined;
+    return { type, action: action as CodeAction, code, ...(language !== undefined ? { language } : {}) };
   }
   if (type === 'openMemory') {
     const path = value.path;
@@ -158,6 +273,7 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'entry':
       return isEntry(value.entry) ? (value as ExtensionToWebview) : undefined;
     case 'text':
+    case 'output':
       return typeof value.id === 'string' && typeof value.text === 'string' ? (value as ExtensionToWebview) : undefined;
     case 'remove':
       return typeof value.id === 'string' ? (value as ExtensionToWebview) : undefined;

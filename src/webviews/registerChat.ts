@@ -4,12 +4,16 @@
  * commands need (they register themselves from the commands layer: commands/chatCommands.ts).
  */
 import * as vscode from 'vscode';
-import { COMMANDS, focusViewCommand, VIEWS } from '../platform/ids';
+import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
 import { SETTINGS_SECTION } from '../platform/settings';
-import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult } from './chatController';
+import { formatCost } from '../core/agent/pricing';
+import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
+import { runCodeAction } from './chatCodeActions';
 import { chatEnvironment } from './chatEnvironment';
-import { ChatViewProvider, type ChatActions } from './chatViewProvider';
+import { chatMessageRouter, type ChatActions } from './chatPage';
+import { ChatPanel } from './chatPanel';
+import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './protocol';
 
 /** What the rest of the extension (and the integration tests) can do with the chat. */
@@ -18,7 +22,7 @@ export interface ChatApi {
   snapshot(): ChatSnapshot;
   /** Fires after every change of the conversation. */
   readonly onDidChange: vscode.Event<void>;
-  send(prompt: string): Promise<ChatSendResult>;
+  send(prompt: string, options?: SendOptions): Promise<ChatSendResult>;
   /** What the error's Retry button does. */
   retry(): Promise<ChatSendResult>;
   stop(): void;
@@ -38,19 +42,27 @@ export interface ChatApi {
    * (for tests, e.g. a click on a tool card). Resolves once its action is done.
    */
   receiveWebviewMessage(message: unknown): Promise<void>;
+  /** "Open Chat in Editor": the same conversation in an editor-area panel. */
+  openInEditor(): void;
+  /** True once the editor panel's page has said `ready`. */
+  isPanelReady(): boolean;
 }
 
 /** The chat's pieces, for the command files. */
 export interface ChatFeature {
   readonly controller: ChatController;
   reveal(focusInput?: boolean): Promise<void>;
+  /** "Open Chat in Editor": the same conversation in an editor-area panel. */
+  openInEditor(): void;
 }
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
   const env = chatEnvironment(services, context.workspaceState);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
-  const provider = new ChatViewProvider(context.extensionUri, controller, actions, env.log);
+  const route = chatMessageRouter(actions, env.log);
+  const provider = new ChatViewProvider(context.extensionUri, controller, route, env.log);
+  const panel = new ChatPanel(context.extensionUri, controller, route, env.log);
   const changed = new vscode.EventEmitter<void>();
 
   const reveal = async (focusInput = false): Promise<void> => {
@@ -59,18 +71,41 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     await vscode.commands.executeCommand(focusViewCommand(VIEWS.chat));
     if (focusInput) provider.focusInput();
   };
-  const feature: ChatFeature = { controller, reveal };
-  // Which folder's memory the chat uses only needs saying when there is a choice.
-  const viewDescription = (): string | undefined =>
-    services.stores.all().length > 1 ? controller.currentStore()?.folder.name : undefined;
-  const describe = (): void => provider.setDescription(viewDescription());
+  const feature: ChatFeature = { controller, reveal, openInEditor: () => panel.open() };
+  // Which folder's memory the chat uses only needs saying when there is a choice; the session's
+  // estimated cost once there is one.
+  const viewDescription = (): string | undefined => {
+    const folder = services.stores.all().length > 1 ? controller.currentStore()?.folder.name : undefined;
+    const cost = controller.snapshot().status.costUsd;
+    const parts = [folder, cost !== undefined ? `≈ ${formatCost(cost)} this chat` : undefined].filter((p) => p !== undefined);
+    return parts.length > 0 ? parts.join(' · ') : undefined;
+  };
+  let described: string | undefined;
+  const describe = (): void => {
+    const next = viewDescription();
+    if (next === described) return;
+    described = next;
+    provider.setDescription(next);
+  };
   describe();
+  const updateKeyContext = (): void => {
+    const key = controller.snapshot().status.key;
+    if (key !== undefined) void vscode.commands.executeCommand('setContext', API_KEY_SET_CONTEXT, key !== 'missing');
+  };
 
   context.subscriptions.push(
     controller,
     provider,
+    panel,
     changed,
-    controller.onPatch(() => changed.fire()),
+    ...followActiveEditor(controller),
+    controller.onPatch((patch) => {
+      if (patch.type === 'status' || patch.type === 'snapshot') {
+        describe();
+        updateKeyContext();
+      }
+      changed.fire();
+    }),
     // No retainContextWhenHidden: the webview is rebuilt from the controller's state instead,
     // which costs nothing while hidden.
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
@@ -88,7 +123,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   const api: ChatApi = {
     snapshot: () => controller.snapshot(),
     onDidChange: changed.event,
-    send: (prompt) => controller.send(prompt),
+    send: (prompt, options) => controller.send(prompt, options),
     retry: () => controller.retry(),
     stop: () => controller.stop(),
     newChat: () => controller.newChat(),
@@ -97,7 +132,9 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     reveal,
     folder: () => controller.currentStore()?.folder,
     viewDescription,
-    receiveWebviewMessage: (message) => provider.receive(message),
+    receiveWebviewMessage: route,
+    openInEditor: () => panel.open(),
+    isPanelReady: () => panel.isReady,
   };
   return { api, feature };
 }
@@ -109,23 +146,73 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     retry: () => void controller.retry().then(explainRefusal),
     openMemory: (entryId, path) => openMemory(controller, entryId, path),
     setApiKey: () => void setApiKeyThenRetry(controller, env),
+    getApiKey: () => void vscode.env.openExternal(vscode.Uri.parse(API_KEYS_URL)),
     openSettings: () => void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.`),
     manageTrust: () => void vscode.commands.executeCommand('workbench.trust.manage'),
     openFolder: () => void vscode.commands.executeCommand('workbench.action.files.openFolder'),
+    reopenPrevious: async () => void (await controller.reopenPrevious()),
+    removeAttachment: (id) => controller.detach(id),
+    code: (action, code, language) => runCodeAction(action, code, language),
+    approve: (entryId, decision) => {
+      if (!controller.approve(entryId, decision)) void vscode.window.showInformationMessage('That question was already answered.');
+    },
+    openDiff: async (entryId) => {
+      if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
+    },
+    undoEdit: async (entryId) => {
+      const result = await controller.undoEdit(entryId);
+      if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
+    },
   };
 }
 
-/** A button that did nothing says why (busy, disabled, nothing to retry). */
-function explainRefusal(result: ChatSendResult): void {
-  if (!result.started) void vscode.window.showInformationMessage(result.reason);
+/**
+ * The active editor's file (or selection) as a chip in the chat's input. Only files of the
+ * workspace: not output panes, diffs or settings.
+ */
+function followActiveEditor(controller: ChatController): vscode.Disposable[] {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const update = (): void => {
+    const editor = vscode.window.activeTextEditor;
+    const uri = editor?.document.uri;
+    const inWorkspace = uri !== undefined && vscode.workspace.getWorkspaceFolder(uri) !== undefined;
+    controller.followEditor(inWorkspace ? uri : undefined, inWorkspace ? editor?.selection : undefined);
+  };
+  // Selections change at typing speed; the chip needs to be right only when the user sends.
+  const soon = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(update, 250);
+  };
+  update();
+  return [
+    vscode.window.onDidChangeActiveTextEditor(update),
+    vscode.window.onDidChangeTextEditorSelection(soon),
+    { dispose: () => timer && clearTimeout(timer) },
+  ];
 }
 
-/** Runs the extension's "Set API Key"; when a new key was stored, sends the failed message again. */
+/** A button that did nothing says why (busy, disabled, nothing to retry); a message waiting for a key is on screen already. */
+function explainRefusal(result: ChatSendResult): void {
+  if (!result.started && !result.pending) void vscode.window.showInformationMessage(result.reason);
+}
+
+
+/** Where a user gets an Anthropic API key (the chat's key prompt links to it). */
+export const API_KEYS_URL = 'https://console.anthropic.com/settings/keys';
+/** Context key: an API key is set (welcome views say so). */
+export const API_KEY_SET_CONTEXT = CONTEXT_KEYS.apiKeySet;
+
+/**
+ * Runs the extension's "Set API Key". A message waiting for a key is sent by the controller when
+ * the key changes; a message that failed on a rejected key (401) is sent again here.
+ */
 async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironment): Promise<void> {
   const before = await env.apiKey();
   await vscode.commands.executeCommand(COMMANDS.setApiKey);
   const after = await env.apiKey();
-  if (after && after !== before && controller.canRetry) await controller.retry();
+  if (!after || after === before) return;
+  const pendingSent = await controller.refreshKey();
+  if (!pendingSent && controller.canRetry) await controller.retry();
 }
 
 /**

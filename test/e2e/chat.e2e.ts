@@ -1,15 +1,17 @@
 // The chat as a person uses it, in the real workbench (code-server + Chromium) against the scripted
-// Messages API on loopback: Ask Claude from the palette without a key, "Set API Key" from the error,
-// the streamed answer with its memory card, the file in the Memory tree and in an editor, hiding
-// and re-showing the view, Enter/Escape in the composer, and light/dark/high-contrast screenshots.
+// Messages API on loopback: first contact without a key (the key prompt, the message kept and sent
+// once the key is set), the full-height chat in its own container, the streamed answer with its
+// memory card and what it changed, code blocks (Copy really copies, highlighting), following the
+// conversation from a scrolled-up position, the working state through a delay and a 529 retry,
+// New Chat and reopening, Add File to Chat, and light/dark/high-contrast screenshots.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, UI_TIMEOUT, again, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind, viewPane,
-  webviewFrame,
+  LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind,
+  treeRow, webviewFrame,
 } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
@@ -17,24 +19,36 @@ const QUESTION = 'Please remember that my favourite colour is teal.';
 const NOTE_PATH = '/memories/e2e-notes.md';
 /** The memory card whose path button opens NOTE_PATH. */
 const NOTE_CARD = `.entry.tool:has(.tool-path[title="Open ${NOTE_PATH}"])`;
+const CODE = 'export function colour(): string {\n  return "teal";\n}';
 
-// The final answer carries markdown, plus HTML and a link that must not survive sanitizing.
+// The final answer carries markdown, a code block, a table, plus HTML and a link that must not
+// survive sanitizing.
 const ANSWER = [
   'Saved it to `/memories/e2e-notes.md`:',
   '',
   '- **favourite colour**: teal',
   '- see [the memory tool docs](https://docs.anthropic.com/)',
   '',
+  '```ts',
+  CODE,
+  '```',
+  '',
+  '| Command | Description |',
+  '| --- | --- |',
+  '| create | writes a new file |',
+  '',
   '<img src="x" onerror="document.body.dataset.pwned = \'img\'"><script>document.body.dataset.pwned = \'script\'</script>',
   '[do not click](command:workbench.action.quit)',
 ].join('\n');
+
+const LONG_ANSWER = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a long story about teal.`).join('\n\n');
 
 const quickInput = '.quick-input-widget .quick-input-box input';
 
 /** A close-up of the Chat view alone, next to the full-window screenshots. */
 async function chatCloseUp(page: Page, name: string): Promise<void> {
   fs.mkdirSync(screenshotsDir, { recursive: true });
-  await viewPane(page, 'Chat').screenshot({ path: path.join(screenshotsDir, `${name}.png`) });
+  await page.locator('.part.sidebar').screenshot({ path: path.join(screenshotsDir, `${name}.png`) });
 }
 
 const command = (page: Page, title: string) => again(() => runCommand(page, title, UI_TIMEOUT));
@@ -47,6 +61,27 @@ async function answerInputBox(page: Page, title: string, text: string): Promise<
   await box.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
   await box.fill(text);
   await box.press('Enter');
+}
+
+// The page's globals, typed here: the e2e tsconfig has no DOM lib.
+interface PageGlobals {
+  navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
+  getComputedStyle(el: unknown): { lineHeight: string; backgroundColor: string };
+}
+
+/** True when `el` lies within the transcript's visible area (what the reader sees). */
+async function inView(chat: FrameLocator, el: Locator): Promise<boolean> {
+  const box = await el.boundingBox();
+  const view = await chat.locator('#transcript').boundingBox();
+  if (!box || !view) return false;
+  return box.y >= view.y - 1 && box.y + Math.min(box.height, 20) <= view.y + view.height + 1;
+}
+
+async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
+  const input = chat.locator('#prompt');
+  await input.click();
+  await input.fill(text);
+  await input.press('Enter');
 }
 
 suite('chat view (e2e)', function () {
@@ -63,12 +98,20 @@ suite('chat view (e2e)', function () {
         ],
       },
       { content: [{ type: 'text', text: ANSWER }] },
+      { content: [{ type: 'text', text: LONG_ANSWER }] },
+      // A slow first token: the chat says it is waiting.
+      { content: [{ type: 'text', text: 'Sorry for the wait: teal.' }], faults: [{ type: 'delay', ms: 5000 }] },
+      // Overloaded once; the SDK retries after 4 s.
+      { content: [{ type: 'text', text: 'Back again: still teal.' }], faults: [{ type: 'status', status: 529, times: 1, retryAfterMs: 4000 }] },
+      // Edits the memory file the user has open in an editor (its tab must stay open).
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: NOTE_PATH, old_str: 'colour: teal', new_str: 'colour: dark teal' } }] },
       { content: [{ type: 'text', text: 'You told me: **teal**.' }] },
       // Streams a little, then hangs until stopped.
       { content: [{ type: 'text', text: 'Thinking about a very long answer that never ends…' }], faults: [{ type: 'hang', afterEvents: 4 }] },
     ]);
     // No ANTHROPIC_API_KEY reaches the extension host (the harness removes it): the key is set in the UI.
     wb = await launchWorkbench({ kind: 'chat', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url } });
+    await wb.context.grantPermissions(['clipboard-read', 'clipboard-write']);
     chat = webviewFrame(wb.page);
   });
 
@@ -77,38 +120,51 @@ suite('chat view (e2e)', function () {
     await mock?.close();
   });
 
-  test('Ask Claude without a key offers "Set API Key"; with the key the answer streams in with its memory card', async function () {
+  test('first contact: the chat has the full height and asks for a key before any message; the message waits and is sent once the key is set', async function () {
     const { page } = wb;
-    await showView(page, 'Memory');
-    // Room for the chat in the side bar: fold the Features view.
-    const features = viewPane(page, 'Features').locator('.pane-header');
-    if ((await features.getAttribute('aria-expanded')) === 'true') await features.click();
-    await command(page, 'Claude Memory: Ask Claude…');
-    await answerInputBox(page, 'Ask Claude', QUESTION);
+    await command(page, 'Claude Memory: Open Chat');
+    const keyPrompt = chat.locator('#key-prompt');
+    await keyPrompt.waitFor({ state: 'visible', timeout: 20_000 });
+    assert.match((await keyPrompt.textContent()) ?? '', /needs an Anthropic API key/);
+    assert.strictEqual((await keyPrompt.locator('[data-action="getApiKey"]').textContent())?.trim(), 'Get an API key');
+    assert.match((await chat.locator('#key-state').textContent()) ?? '', /No API key/);
+    assert.strictEqual(await chat.locator('.entry').count(), 0, 'the prompt comes before any message');
 
-    // The chat view opens with the question and an error that says what to do.
+    // Its own container: the chat's webview gets (nearly) the whole height of the side bar.
+    const frame = await page.locator('iframe.webview.ready').first().boundingBox();
+    const sidebar = await page.locator('.part.sidebar').boundingBox();
+    assert.ok(frame && sidebar && frame.height > sidebar.height * 0.8, `chat ${frame?.height} px of a ${sidebar?.height} px side bar`);
+    await screenshot(page, 'chat-first-contact-light');
+
+    // Asked without a key: the question stays, nothing is sent, and the prompt says it is kept.
+    await sendFromComposer(chat, QUESTION);
     await chat.locator('.entry.user', { hasText: QUESTION }).waitFor({ timeout: 20_000 });
-    const error = chat.locator('.entry.error');
-    await error.waitFor({ timeout: 20_000 });
-    assert.match((await error.textContent()) ?? '', /API key/);
+    await keyPrompt.filter({ hasText: 'Your message is kept' }).waitFor({ timeout: 10_000 });
+    assert.strictEqual(await chat.locator('.entry.error').count(), 0, 'no error card about environment variables');
     assert.strictEqual(mock.requests.length, 0, 'nothing was sent without a key');
-    await screenshot(page, 'chat-missing-key-light');
 
-    await error.locator('button[data-action="setApiKey"]').click();
+    await keyPrompt.locator('button[data-action="setApiKey"]').click();
     await answerInputBox(page, 'Anthropic API Key', FAKE_KEY);
 
-    // Setting the key re-sends the question: the answer, the card and the token lines arrive.
+    // Setting the key sends the waiting question: the answer, the card and one usage line arrive.
     const card = chat.locator(NOTE_CARD);
     await card.waitFor({ timeout: 30_000 });
-    await card.locator('.badge-ok').waitFor({ timeout: 30_000 });
+    await card.locator('.status-ok').waitFor({ timeout: 30_000 });
+    await keyPrompt.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.match((await chat.locator('#key-state').textContent()) ?? '', /API key set/);
+    assert.strictEqual(await chat.locator('.entry.user', { hasText: QUESTION }).count(), 1, 'not retyped, not shown twice');
     assert.strictEqual((await card.locator('.tool-command').textContent())?.trim(), 'create');
     assert.strictEqual((await card.locator('.tool-path').textContent())?.trim(), 'e2e-notes.md');
     const answer = chat.locator('.entry.assistant', { hasText: 'favourite colour' });
     await answer.waitFor({ timeout: 30_000 });
     assert.strictEqual(await answer.getAttribute('aria-busy'), 'false', 'the answer is complete');
     assert.strictEqual(await answer.locator('strong', { hasText: 'favourite colour' }).count(), 1, 'markdown is rendered');
-    assert.strictEqual(await chat.locator('.entry.usage').count(), 2, 'one token line per model request');
-    assert.match((await chat.locator('#totals').textContent()) ?? '', /^Session: [\d,]+ in · [\d,]+ cache read · [\d,]+ cache write · [\d,]+ out$/);
+
+    // One compact usage line for the answer (two model requests), with details on hover.
+    const usage = chat.locator('.entry.usage');
+    assert.strictEqual(await usage.count(), 1, 'one usage line per answer');
+    assert.match((await usage.textContent()) ?? '', /^[\d.,K]+ in · [\d.,K]+ out( · [\d.,K]+ cached)? · ≈ (\$\d+\.\d+|<\$0\.001)$/);
+    assert.match((await usage.getAttribute('title')) ?? '', /2 model request\(s\)[\s\S]*Estimated cost/);
 
     // Sanitized: no image, no script ran, the command: link lost its target, the web link kept it.
     assert.strictEqual(await answer.locator('img, script').count(), 0);
@@ -116,16 +172,80 @@ suite('chat view (e2e)', function () {
     assert.strictEqual(await answer.locator('a', { hasText: 'do not click' }).getAttribute('href'), null);
     assert.strictEqual(await answer.locator('a', { hasText: 'memory tool docs' }).getAttribute('href'), 'https://docs.anthropic.com/');
 
-    // The card expands to its result summary.
+    // The card shows what changed: the created file's lines, and its full path on hover.
     const toggle = card.locator('.tool-toggle');
     await toggle.click();
     assert.strictEqual(await toggle.getAttribute('aria-expanded'), 'true');
     assert.match((await card.locator('.tool-summary').textContent()) ?? '', /created \/memories\/e2e-notes\.md/);
+    assert.deepStrictEqual((await card.locator('.diff-ins .diff-text').allTextContents()), ['# Preferences', '- favourite colour: teal']);
+    assert.strictEqual(await card.locator('.tool-path').getAttribute('title'), `Open ${NOTE_PATH}`);
 
-    // The Memory tree shows the new file.
-    await viewPane(page, 'Memory').locator('.monaco-list-row .label-name', { hasText: /^\s*e2e-notes\.md\s*$/ }).waitFor({ timeout: 20_000 });
     await screenshot(page, 'chat-answer-light');
     await chatCloseUp(page, 'chat-pane-light');
+  });
+
+  test('a code block has a language label, highlighting and a Copy button that copies; table headers do not break mid-word', async function () {
+    const { page } = wb;
+    const block = chat.locator('.entry.assistant .code-block').first();
+    await block.scrollIntoViewIfNeeded();
+    assert.strictEqual((await block.locator('.code-language').textContent())?.trim(), 'ts');
+    assert.ok((await block.locator('code.hljs .hljs-keyword').count()) > 0, 'keywords are highlighted');
+    await block.hover();
+    const copy = block.locator('button[data-action="copy"]');
+    await copy.waitFor({ state: 'visible' });
+    await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.writeText('before'));
+    await copy.click();
+    // The status bar says so once the extension host's clipboard write is done.
+    await page.locator('.statusbar', { hasText: 'Code copied' }).waitFor({ timeout: 10_000 });
+    const copied = await page.evaluate(() => (globalThis as unknown as PageGlobals).navigator.clipboard.readText());
+    assert.strictEqual(copied, CODE);
+    for (const action of ['insert', 'newFile']) assert.ok(await block.locator(`button[data-action="${action}"]`).isVisible(), `${action} is offered`);
+    await screenshot(page, 'chat-code-block-light');
+
+    const header = chat.locator('.entry.assistant th', { hasText: 'Description' });
+    const lineHeight = await header.evaluate((el) => parseFloat((globalThis as unknown as PageGlobals).getComputedStyle(el).lineHeight) || 18);
+    const box = await header.boundingBox();
+    assert.ok(box && box.height < lineHeight * 2, `the header stays on one line (${box?.height} px)`);
+  });
+
+  test('a send from a scrolled-up position shows the new message, the working state while Claude is slow, and the answer', async function () {
+    await sendFromComposer(chat, 'Tell me a long story.');
+    await chat.locator('.entry.assistant', { hasText: 'Paragraph 60 of' }).waitFor({ timeout: 30_000 });
+    await chat.locator('#stop').waitFor({ state: 'hidden', timeout: 10_000 });
+
+    // The reader scrolls up: "Jump to latest" appears and brings them back.
+    await chat.locator('#transcript').evaluate((el) => (el.scrollTop = 0));
+    const jump = chat.locator('#jump');
+    await jump.waitFor({ state: 'visible', timeout: 5_000 });
+    await screenshot(wb.page, 'chat-jump-to-latest-light');
+    await jump.click();
+    await jump.waitFor({ state: 'hidden', timeout: 5_000 });
+    assert.ok(await inView(chat, chat.locator('.entry.usage').last()), 'at the end again');
+
+    // Scrolled up again, the reader sends: the message and the working state are on screen.
+    await chat.locator('#transcript').evaluate((el) => (el.scrollTop = 0));
+    await jump.waitFor({ state: 'visible', timeout: 5_000 });
+    await sendFromComposer(chat, 'Are you there?');
+    const mine = chat.locator('.entry.user', { hasText: 'Are you there?' });
+    await mine.waitFor({ timeout: 10_000 });
+    const working = chat.locator('#working');
+    await working.filter({ hasText: 'Waiting for Claude…' }).waitFor({ state: 'visible', timeout: 5_000 });
+    assert.ok(await inView(chat, mine), 'the new message is scrolled into view');
+    assert.ok(await inView(chat, working), 'the working state is in view');
+    await screenshot(wb.page, 'chat-waiting-light');
+    const reply = chat.locator('.entry.assistant', { hasText: 'Sorry for the wait' });
+    await reply.waitFor({ timeout: 30_000 });
+    await working.waitFor({ state: 'hidden', timeout: 10_000 });
+    assert.ok(await inView(chat, reply), 'the answer is followed');
+  });
+
+  test('an overloaded API shows the retry the SDK makes, then the answer', async function () {
+    await sendFromComposer(chat, 'Still there?');
+    const working = chat.locator('#working');
+    await working.filter({ hasText: /Overloaded — retrying in 4 s \(attempt 1 of 2\)/ }).waitFor({ state: 'visible', timeout: 10_000 });
+    await screenshot(wb.page, 'chat-retrying-light');
+    await chat.locator('.entry.assistant', { hasText: 'Back again' }).waitFor({ timeout: 30_000 });
+    await working.waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
   test('clicking the path on a card opens the memory file in an editor', async function () {
@@ -135,15 +255,16 @@ suite('chat view (e2e)', function () {
     await wb.page.locator('.monaco-editor .view-lines', { hasText: 'favourite colour: teal' }).first().waitFor({ timeout: 15_000 });
   });
 
-  test('the conversation is still there after hiding the view and reopening it with Open Chat', async function () {
+  test('the conversation, with its expanded card, is still there after switching views and back with the keybinding', async function () {
     const { page } = wb;
     await command(page, 'View: Show Explorer');
     await page.locator('.part.sidebar .composite.title', { hasText: /explorer/i }).waitFor({ timeout: 10_000 });
-    // "Open Chat" brings the view back with the keyboard in the input.
-    await command(page, 'Claude Memory: Open Chat');
+    // The keybinding (Ctrl+Alt+C) brings the chat back with the keyboard in the input.
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 450 } }).catch(() => undefined);
+    await page.keyboard.press('Control+Alt+C');
     await chat.locator(NOTE_CARD).waitFor({ timeout: 20_000 });
     await chat.locator('.entry.user', { hasText: QUESTION }).waitFor({ timeout: 5_000 });
-    assert.strictEqual(await chat.locator('.entry.usage').count(), 2);
+    assert.strictEqual(await chat.locator(`${NOTE_CARD} .tool-toggle`).getAttribute('aria-expanded'), 'true', 'the card stays expanded');
     await chat.locator('#prompt:focus').waitFor({ timeout: 10_000 });
   });
 
@@ -158,6 +279,10 @@ suite('chat view (e2e)', function () {
     await chat.locator('.entry.assistant', { hasText: 'You told me: teal.' }).waitFor({ timeout: 20_000 });
     assert.strictEqual(await input.inputValue(), '', 'the input is cleared after sending');
     await chat.locator('.entry.user .user-text', { hasText: 'do I like?' }).waitFor();
+    // Claude's edit of the memory file open in the editor: the tab stays open and shows it.
+    const { page } = wb;
+    await page.locator('.monaco-editor .view-lines', { hasText: 'favourite colour: dark teal' }).first().waitFor({ timeout: 15_000 });
+    assert.strictEqual(await page.locator('.tabs-container .tab', { hasText: 'e2e-notes.md' }).count(), 1, 'the editor tab is still open');
 
     await input.pressSequentially('Write me a long story.');
     await input.press('Enter');
@@ -169,6 +294,32 @@ suite('chat view (e2e)', function () {
     await stop.waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
+  test('Add File to Chat in the Explorer puts a chip in the input; it goes with the next message', async function () {
+    const { page } = wb;
+    const explorer = await showView(page, 'Explorer');
+    await chooseContextMenuItem(page, treeRow(explorer, 'README.md'), 'Add File to Chat');
+    const chip = chat.locator('#attachments .chip', { hasText: 'README.md' });
+    await chip.waitFor({ timeout: 15_000 });
+    await sendFromComposer(chat, 'What does the README say?');
+    await chat.locator('.entry.user:has-text("What does the README say?") .chip', { hasText: 'README.md' }).waitFor({ timeout: 10_000 });
+    // (The stopped answer's turn is served again: a faulted request does not consume it.)
+    await chat.locator('.entry.user:has-text("What does the README say?") ~ .entry.usage').waitFor({ timeout: 20_000 });
+    await chip.waitFor({ state: 'detached', timeout: 5_000 });
+    const sent = JSON.stringify(mock.requests.at(-1)?.body.messages);
+    assert.match(sent, /Attached README\.md/, 'the file went with the message');
+  });
+
+  test('New Chat sets the conversation aside and it can be reopened', async function () {
+    const { page } = wb;
+    await command(page, 'Claude Memory: New Chat');
+    const reopen = chat.locator('#previous #reopen');
+    await reopen.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.strictEqual(await chat.locator('.entry').count(), 0);
+    await reopen.click();
+    await chat.locator('.entry.user', { hasText: QUESTION }).waitFor({ timeout: 10_000 });
+    await chat.locator(NOTE_CARD).first().waitFor({ timeout: 5_000 });
+  });
+
   test('the chat follows the theme: screenshots in dark and high contrast', async function () {
     const { page } = wb;
     // Picker labels, not theme ids ("Default Dark Modern" is listed as "Dark Modern").
@@ -177,6 +328,7 @@ suite('chat view (e2e)', function () {
     assert.strictEqual(await themeKind(page), 'dark');
     await showView(page, 'Chat');
     await chat.locator('.entry.tool').first().waitFor();
+    await chat.locator('.code-block').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-answer-dark');
     await chatCloseUp(page, 'chat-pane-dark');
     // The webview gets the theme's colours through CSS variables, not a fixed palette.
@@ -216,6 +368,7 @@ suite('chat view in Restricted Mode (e2e)', function () {
     assert.strictEqual(await chat.locator('#send').isDisabled(), true);
     assert.strictEqual((await chat.locator('#banner-action').textContent())?.trim(), 'Manage Workspace Trust');
     assert.ok(!(await chat.locator('#empty').isVisible()), 'no "ask something" hint while the chat is off');
+    assert.ok(!(await chat.locator('#key-prompt').isVisible()), 'no key prompt while the chat is off');
     await screenshot(page, 'chat-restricted-light');
     // The banner's button opens VS Code's trust editor.
     await chat.locator('#banner-action').click();

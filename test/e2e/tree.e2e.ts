@@ -38,13 +38,20 @@ suite('e2e: Memory tree', function () {
     await wb?.dispose(this);
   });
 
-  test('an empty store shows the welcome content with its three actions', async function () {
+  test('an empty store shows the welcome content with one primary action, the chat and the missing key as links', async function () {
     pane = await again(() => focusView(wb.page, 'Memory', UI_TIMEOUT));
     const welcome = pane.locator('.welcome-view-content');
     await welcome.waitFor({ state: 'visible', timeout: 20_000 });
-    for (const label of ['Initialize Project Memory', 'Open Chat', 'Set API Key']) {
-      await welcome.locator('.monaco-button', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    await welcome.locator('.monaco-button', { hasText: 'Initialize Project Memory' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+    // No API key in this workbench: the welcome says so, as a link next to the chat's.
+    for (const label of ['open the chat', 'set one']) {
+      await welcome.locator('a', { hasText: label }).first().waitFor({ state: 'visible', timeout: 10_000 });
     }
+    assert.deepStrictEqual(
+      (await welcome.locator('.monaco-button').allTextContents()).map((t) => t.trim()),
+      ['Initialize Project Memory'],
+      'one button, not five',
+    );
     await screenshot(wb.page, 'tree-welcome-dark');
   });
 

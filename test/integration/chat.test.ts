@@ -81,11 +81,13 @@ suite('chat', () => {
       ofKind(snapshot, 'assistant').map((e) => [e.markdown, e.streaming]),
       [['Let me check my memory.', false], ['Noted: your favourite colour is **teal**.', false]],
     );
-    // One token line per model request, and a session total that is their sum.
-    const usages = ofKind(snapshot, 'usage').map((e) => e.usage);
-    assert.strictEqual(usages.length, 3);
+    // One usage line for the answer (its three model requests), and a session total that matches.
+    const usages = ofKind(snapshot, 'usage');
+    assert.strictEqual(usages.length, 1);
+    assert.strictEqual(usages[0].requests, 3);
+    assert.strictEqual(snapshot.entries.at(-1)?.kind, 'usage', 'the line closes the answer');
     assert.strictEqual(snapshot.status.requests, 3);
-    assert.strictEqual(snapshot.status.totals.output_tokens, usages.reduce((n, u) => n + u.output_tokens, 0));
+    assert.strictEqual(snapshot.status.totals.output_tokens, usages[0].usage.output_tokens);
     assert.strictEqual(snapshot.status.totals.input_tokens, server.requests.reduce((n, r) => n + (r.usage?.input_tokens ?? 0), 0));
     assert.strictEqual(snapshot.status.running, false);
     // The tree was told about each memory operation (it reveals the touched file).
@@ -129,27 +131,28 @@ suite('chat', () => {
     assert.strictEqual((server.requests[1].body.messages as unknown[]).length, 1, 'the stopped prompt is not in the history twice');
   });
 
-  test('a missing key shows an error with "Set API Key"; after setting one, Retry sends the message', async () => {
+  test('without a key the message waits under the key prompt; setting the key sends it', async () => {
     const server = await serve([{ content: [{ type: 'text', text: 'Hello with a key.' }] }]);
     await api.services.apiKey.clear();
     try {
+      await waitForChat((s) => s.status.key === 'missing', 'the chat knows there is no key');
       const result = await api.chat.send('Hello?');
-      assert.ok(result.started);
-      assert.strictEqual(result.outcome.error?.kind, 'missing_key');
+      assert.strictEqual(result.started, false);
+      assert.strictEqual(!result.started && result.pending, true);
       assert.strictEqual(server.requests.length, 0, 'nothing was sent without a key');
-      const error = api.chat.snapshot().entries.at(-1);
-      assert.strictEqual(error?.kind, 'error');
-      assert.deepStrictEqual(error.kind === 'error' && error.actions, ['setApiKey']);
-      assert.match(error.kind === 'error' ? error.message : '', /API key/);
+      const snapshot = api.chat.snapshot();
+      assert.strictEqual(snapshot.status.pendingKey, true);
+      assert.deepStrictEqual(snapshot.entries.map((e) => e.kind), ['user'], 'the message, and no error card');
     } finally {
       await setKeyWithCommand(FAKE_KEY);
     }
-    const retried = await api.chat.retry();
-    assert.ok(retried.started && retried.outcome.ok);
-    // The retried question is not shown twice.
-    assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'user').map((e) => e.text), ['Hello?']);
-    assert.ok(ofKind(api.chat.snapshot(), 'notice').some((e) => /again/.test(e.text)));
-    assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, 'Hello with a key.');
+    // The key change sends the waiting message by itself.
+    await waitForChat((s) => ofKind(s, 'assistant').at(-1)?.markdown === 'Hello with a key.' && !s.status.running, 'the waiting message answered');
+    const snapshot = api.chat.snapshot();
+    assert.deepStrictEqual(ofKind(snapshot, 'user').map((e) => e.text), ['Hello?'], 'not shown twice');
+    assert.strictEqual(snapshot.status.key, 'stored');
+    assert.strictEqual(snapshot.status.pendingKey, undefined);
+    assert.strictEqual(server.requests.length, 1);
   });
 
   test('a rejected key shows the API\'s refusal with "Set API Key", and never the key', async () => {
@@ -163,18 +166,27 @@ suite('chat', () => {
     assert.ok(!JSON.stringify(api.chat.snapshot()).includes(FAKE_KEY), 'the key is nowhere in the transcript');
   });
 
-  test('New Chat forgets the conversation: the next request carries no earlier messages', async () => {
+  test('New Chat starts afresh and sets the conversation aside; reopening it continues its history', async () => {
     const server = await serve([
       { content: [{ type: 'text', text: 'First.' }] },
       { content: [{ type: 'text', text: 'Fresh.' }] },
+      { content: [{ type: 'text', text: 'Back.' }] },
     ]);
     assert.ok((await api.chat.send('one')).started);
     await vscode.commands.executeCommand('claudeMemory.chat.new');
     assert.deepStrictEqual(api.chat.snapshot().entries, []);
     assert.strictEqual(api.chat.snapshot().status.requests, 0);
+    assert.strictEqual(api.chat.snapshot().status.hasPrevious, true, 'the chat offers the previous conversation');
     assert.ok((await api.chat.send('two')).started);
     const messages = server.requests[1].body.messages as unknown[];
     assert.strictEqual(messages.length, 1, 'only the new prompt was sent');
+
+    await api.chat.receiveWebviewMessage({ type: 'reopenPrevious' });
+    assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'user').map((e) => e.text), ['one'], 'the first conversation is back');
+    assert.strictEqual(api.chat.snapshot().status.hasPrevious, true, 'and the second one is set aside in turn');
+    assert.ok((await api.chat.send('three')).started);
+    const reopened = server.requests[2].body.messages as Array<{ role: string }>;
+    assert.deepStrictEqual(reopened.map((m) => m.role), ['user', 'assistant', 'user'], 'Claude continues the first conversation');
   });
 
   test('a settings change keeps the conversation and says the new settings apply', async () => {
@@ -196,5 +208,16 @@ suite('chat', () => {
     assert.strictEqual(server.requests[1].body.model, 'claude-test-other-model');
     const messages = server.requests[1].body.messages as Array<{ role: string }>;
     assert.deepStrictEqual(messages.map((m) => m.role), ['user', 'assistant', 'user'], 'the earlier turn is sent along');
+  });
+
+  test('Open Chat in Editor shows the same conversation in an editor panel that completes its handshake', async () => {
+    await serve([{ content: [{ type: 'text', text: 'Both views see me.' }] }]);
+    await vscode.commands.executeCommand('claudeMemory.chat.openInEditor');
+    await waitFor(() => api.chat.isPanelReady(), 'the editor panel says ready');
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === 'Claude Chat');
+    assert.ok(tab && tab.input instanceof vscode.TabInputWebview, 'a webview tab in the editor area');
+    assert.ok((await api.chat.send('Hello from either view')).started);
+    assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, 'Both views see me.');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

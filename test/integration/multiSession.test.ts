@@ -355,6 +355,9 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.ok(routine, 'Resume sent the routine');
     assert.match(routine, /Status: 0 \/ 3 features passing\. Next failing feature: F001 \("add a todo"\)\./);
     assert.strictEqual(firstUserText(server.requests[0]), routine, 'the routine went to Claude as the first message');
+    // The chat shows the routine as a chip naming the next feature, in a fresh conversation.
+    const users = api.chat.snapshot().entries.filter((e) => e.kind === 'user');
+    assert.deepStrictEqual(users.map((e) => e.kind === 'user' && [e.label, e.text]), [['Resume Session · next: F001', routine]]);
     assert.strictEqual(server.requests.length, 7);
 
     assert.ok(!toolResults(server.requests[3])[0].is_error, 'flipping F001 is allowed');

@@ -44,12 +44,17 @@ class MapFileSystemProvider implements vscode.FileSystemProvider {
     if (!e && !options.create) throw vscode.FileSystemError.FileNotFound(uri);
     if (e && !options.overwrite) throw vscode.FileSystemError.FileExists(uri);
     this.entries.set(uri.path, { type: vscode.FileType.File, data, mtime: Date.now() });
+    // Open documents reload on these events, as they do for a real disk's watcher.
+    this.emitter.fire([{ type: e ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
   }
   delete(uri: vscode.Uri): void {
     this.get(uri);
     for (const p of [...this.entries.keys()]) if (p === uri.path || p.startsWith(`${uri.path}/`)) this.entries.delete(p);
   }
+  /** Every rename, as `from -> to` paths: the tests tell an in-place write from a replacement. */
+  readonly renames: string[] = [];
   rename(from: vscode.Uri, to: vscode.Uri, options: { overwrite: boolean }): void {
+    this.renames.push(`${from.path} -> ${to.path}`);
     this.get(from);
     this.parent(to);
     if (this.entries.has(to.path) && !options.overwrite) throw vscode.FileSystemError.FileExists(to);
@@ -130,4 +135,34 @@ suite('WorkspaceMemoryFileSystem on a virtual scheme', () => {
     assert.deepStrictEqual([...provider.entries.keys()].sort(), before);
     assert.strictEqual((await fs.stat('x.md')).size, 1);
   });
+
+  test('Claude\'s edit of a file open in an editor writes in place: the editor stays open and shows it', async () => {
+    const engine = new MemoryEngine(new WorkspaceMemoryFileSystem(root));
+    await engine.execute({ command: 'create', path: '/memories/open.md', file_text: 'colour: teal\n' });
+    await engine.execute({ command: 'create', path: '/memories/closed.md', file_text: 'colour: teal\n' });
+    const uri = root.with({ path: `${root.path}/open.md` });
+    const editor = await vscode.window.showTextDocument(uri);
+    provider.renames.length = 0;
+    try {
+      const edit = await engine.execute({ command: 'str_replace', path: '/memories/open.md', old_str: 'teal', new_str: 'green' });
+      assert.strictEqual(edit.is_error, false, JSON.stringify(edit.content));
+      assert.deepStrictEqual(provider.renames, [], 'no rename replaced the open file');
+      assert.ok(![...provider.entries.keys()].some((p) => p.includes('.~tmp-')), 'the temp file is gone');
+      await waitUntil(() => editor.document.getText() === 'colour: green\n', 'the open document shows the edit');
+      const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+      assert.ok(open, 'the editor tab is still open');
+
+      // A file no editor shows is still replaced atomically (write to a temp file, rename over).
+      await engine.execute({ command: 'str_replace', path: '/memories/closed.md', old_str: 'teal', new_str: 'green' });
+      assert.strictEqual(provider.renames.length, 1);
+      assert.match(provider.renames[0], /\.~tmp-.* -> \/project\/\.claude-memories\/closed\.md$/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
 });
+
+async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(condition(), `timed out waiting until ${what}`);
+}

@@ -21,8 +21,11 @@ export type { ScriptBlock } from './mockMessagesApi/sse';
 export { CLEARED_PLACEHOLDER, MEMORY_TOOL_TOKENS } from './mockMessagesApi/billing';
 
 export type MockFault =
-  /** Answer with this status and an API error body `times` times (default 1; Infinity: always). */
-  | { type: 'status'; status: number; message?: string; times?: number }
+  /**
+   * Answer with this status and an API error body `times` times (default 1; Infinity: always).
+   * `retryAfterMs`: the retry-after-ms header the SDK waits for before retrying (default 5).
+   */
+  | { type: 'status'; status: number; message?: string; times?: number; retryAfterMs?: number }
   /** Send `afterEvents` SSE events of the turn, then break the connection (or end the body cleanly). */
   | { type: 'cut'; afterEvents: number; mode?: 'destroy' | 'end'; times?: number }
   /** Send `afterEvents` SSE events, then keep the connection open until the client goes away. */
@@ -136,7 +139,7 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
       if (used >= (fault.times ?? 1)) continue;
       faultUses.set(key, used + 1);
       if (fault.type === 'status') {
-        return sendError(res, fault.status, errorType(fault.status), fault.message ?? `mock fault ${fault.status}`, finish);
+        return sendError(res, fault.status, errorType(fault.status), fault.message ?? `mock fault ${fault.status}`, finish, fault.retryAfterMs);
       }
       const { events } = render(turn, body, false);
       writeStreamHead(res);
@@ -287,9 +290,9 @@ function errorType(status: number): string {
   return types[status] ?? 'api_error';
 }
 
-function sendError(res: http.ServerResponse, status: number, type: string, message: string, finish: (status: number) => void): void {
+function sendError(res: http.ServerResponse, status: number, type: string, message: string, finish: (status: number) => void, retryAfterMs = 5): void {
   // retry-after-ms keeps the SDK's retries fast in tests.
-  res.writeHead(status, { 'content-type': 'application/json', 'retry-after-ms': '5', 'request-id': 'req_mock_error' });
+  res.writeHead(status, { 'content-type': 'application/json', 'retry-after-ms': String(retryAfterMs), 'request-id': 'req_mock_error' });
   res.end(JSON.stringify({ type: 'error', error: { type, message } }), () => finish(status));
 }
 

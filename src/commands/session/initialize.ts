@@ -136,7 +136,11 @@ async function draftFeaturesWithClaude(extensionUri: vscode.Uri, goal: string, s
   const template = await readTemplate(extensionUri, 'initializer-prompt.md');
   const prompt = renderTemplate(template, { date: isoDate(new Date()), goal: quoteBlock(goal) });
   const before = await readSessionFile(store, 'features');
-  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(COMMANDS.ask, { prompt, folder: store.folder.uri } satisfies AskArgs);
+  const result = await vscode.commands.executeCommand<ChatSendResult | undefined>(COMMANDS.ask, {
+    prompt,
+    folder: store.folder.uri,
+    label: 'Initialize Project Memory · draft the feature list',
+  } satisfies AskArgs);
   const after = await readSessionFile(store, 'features');
   return reportDraft(before, after, result ?? { started: false, reason: 'the chat did not take the prompt.' });
 }

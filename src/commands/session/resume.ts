@@ -4,7 +4,7 @@
  * then works in that folder's memory.
  */
 import * as vscode from 'vscode';
-import { renderSessionRoutine } from '../../core/session/sessionRoutine';
+import { renderSessionRoutine, sessionRoutineLabel } from '../../core/session/sessionRoutine';
 import type { ExtensionServices } from '../../platform/services';
 import { COMMANDS } from '../../platform/ids';
 import type { AskArgs } from '../ask';
@@ -38,14 +38,21 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
       .then((choice) => choice && vscode.commands.executeCommand(COMMANDS.initialize, { folder: store.folder.uri }));
     return undefined;
   }
+  const featuresText = await readSessionFile(store, 'features');
   const message = renderSessionRoutine({
     template: await readTemplate(extensionUri, 'session-routine.md'),
     now: new Date(),
-    featuresText: await readSessionFile(store, 'features'),
+    featuresText,
     gitCommit: services.settings.current.gitCommit && (await isGitRepository(store.folder.uri)),
   });
   services.logger('resume').info(`resuming the session of folder "${store.folder.name}"`);
-  // The chat switches to this folder's memory (a new session if it was using another folder).
-  await vscode.commands.executeCommand(COMMANDS.ask, { prompt: message, folder: store.folder.uri } satisfies AskArgs);
+  // A fresh conversation in this folder's memory: the memory carries the state between sessions
+  // (the earlier conversation is set aside, not lost). The routine shows as a chip.
+  await vscode.commands.executeCommand(COMMANDS.ask, {
+    prompt: message,
+    folder: store.folder.uri,
+    label: sessionRoutineLabel(featuresText),
+    fresh: true,
+  } satisfies AskArgs);
   return message;
 }

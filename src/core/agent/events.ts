@@ -3,6 +3,7 @@
  * safe to show: no API key, no host path, no stack trace.
  */
 import type { TouchedPath } from '../memory/types';
+import type { ApiRetryReason } from './apiRetries';
 import type { ToolCallDetail } from './tools';
 
 export type AgentErrorKind =
@@ -72,6 +73,11 @@ export type AgentEvent =
    * streamed for this turn is void: the turn starts over (UIs drop the partial text they showed).
    */
   | { type: 'retry'; attempt: number; message: string }
+  /**
+   * A request attempt failed in a way the SDK retries by itself (529, 429, 5xx, timeouts, connection
+   * errors): it waits about `delayMs`, then sends attempt `attempt` of `maxRetries` retries (apiRetries.ts).
+   */
+  | { type: 'api_retry'; reason: ApiRetryReason; attempt: number; maxRetries: number; delayMs: number }
   /** One model response is complete (its tool calls, if any, have run). */
   | { type: 'turn_end'; stop_reason: string | null }
   /** The send failed: one clear sentence that says what to do next. Always followed by `done`. */

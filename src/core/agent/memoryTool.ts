@@ -4,7 +4,7 @@
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { MEMORY_TOOL, type MemoryToolExecutor } from '../memory/types';
-import { labelToolCall, summarizeToolCall } from './summary';
+import { labelToolCall, memoryChangeOf, summarizeToolCall } from './summary';
 import type { AgentTool, AgentToolLabel, AgentToolResult, ToolCallContext } from './tools';
 
 export class MemoryAgentTool implements AgentTool {
@@ -24,8 +24,11 @@ export class MemoryAgentTool implements AgentTool {
     return summarizeToolCall(input, result);
   }
 
-  execute(input: unknown, context: ToolCallContext): Promise<AgentToolResult> {
-    return this.memory.execute(input, context.signal);
+  /** The engine's result, with what a successful write changed for the chat's card (memoryChangeOf). */
+  async execute(input: unknown, context: ToolCallContext): Promise<AgentToolResult> {
+    const result = await this.memory.execute(input, context.signal);
+    const detail = result.is_error ? undefined : memoryChangeOf(input);
+    return detail ? { ...result, detail } : result;
   }
 }
 

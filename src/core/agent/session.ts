@@ -28,6 +28,7 @@ import type { AgentFailure } from './errors';
 import { emptyUsage } from './events';
 import type { AgentEvent, AgentEventListener, AgentOutcome, AgentUsage } from './events';
 import type { AgentLogger, AgentOptions } from './options';
+import { retryReporter } from './apiRetries';
 import { compactionReport, isCompactionPause, saveToMemoryMessage } from './compaction';
 import { sessionTools } from './memoryTool';
 import { buildRequest } from './request';
@@ -186,7 +187,10 @@ export class AgentSession {
   private async requestTurn(emit: AgentEventListener, signal: AbortSignal | undefined): Promise<BetaMessage> {
     const streamRetries = this.options.streamRetries ?? DEFAULT_STREAM_RETRIES;
     for (let attempt = 0; ; attempt++) {
-      const stream = this.sdk().beta.messages.stream(buildRequest(this.messages, this.options, this.tools), { signal });
+      const stream = this.sdk().beta.messages.stream(buildRequest(this.messages, this.options, this.tools), {
+        signal,
+        middleware: [retryReporter(this.maxRetries, emit, signal)],
+      });
       let connected = false;
       let stopped = false;
       stream.on('connect', () => (connected = true));
@@ -247,14 +251,18 @@ export class AgentSession {
   private failureOf(error: unknown, signal: AbortSignal | undefined): AgentFailure {
     if (signal?.aborted) return cancelledFailure();
     this.log.error(`[agent] request failed: ${this.describe(error)}`);
-    return classifyError(error, this.options.model, this.options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    return classifyError(error, this.options.model, this.maxRetries);
+  }
+
+  private get maxRetries(): number {
+    return this.options.maxRetries ?? DEFAULT_MAX_RETRIES;
   }
 
   private sdk(): Anthropic {
     this.client ??= new Anthropic({
       apiKey: this.options.apiKey,
       baseURL: this.options.baseURL,
-      maxRetries: this.options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      maxRetries: this.maxRetries,
       ...(this.options.timeout !== undefined ? { timeout: this.options.timeout } : {}),
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
       // The SDK's own logging stays off: its debug output includes request headers.

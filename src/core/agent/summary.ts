@@ -1,5 +1,6 @@
 /** One human line per memory tool call, for chat cards and the CLI's stderr. */
 import type { MemoryToolResult, ResultContent } from '../memory/types';
+import type { MemoryChange, ToolCallDetail } from './tools';
 
 export interface ToolCallLabel {
   command: string;
@@ -55,4 +56,39 @@ function firstText(content: ResultContent): string {
 
 function firstLine(content: ResultContent): string {
   return firstText(content).split('\n')[0].trim();
+}
+
+/**
+ * What a successful memory write changed, read from its input without trusting its shape: the
+ * chat's card shows it (a diff for str_replace, the text for create and insert, both paths for
+ * rename). Undefined for reads, deletes and inputs of another shape.
+ */
+export function memoryChangeOf(input: unknown): ToolCallDetail | undefined {
+  const r = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const str = (key: string) => (typeof r[key] === 'string' ? (r[key] as string) : undefined);
+  let change: MemoryChange | undefined;
+  switch (r.command) {
+    case 'create': {
+      const text = str('file_text');
+      if (text !== undefined) change = { type: 'create', text };
+      break;
+    }
+    case 'str_replace': {
+      const old = str('old_str');
+      if (old !== undefined) change = { type: 'str_replace', old, new: str('new_str') ?? '' };
+      break;
+    }
+    case 'insert': {
+      const text = str('insert_text');
+      if (text !== undefined && typeof r.insert_line === 'number') change = { type: 'insert', line: r.insert_line, text };
+      break;
+    }
+    case 'rename': {
+      const from = str('old_path');
+      const to = str('new_path');
+      if (from !== undefined && to !== undefined) change = { type: 'rename', from, to };
+      break;
+    }
+  }
+  return change ? { kind: 'memory', change } : undefined;
 }

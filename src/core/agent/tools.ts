@@ -19,7 +19,16 @@ export type ToolCallDetail =
   /** A text editor write: workspace-folder-relative path (`/` separators) and the text before/after. */
   | { kind: 'edit'; path: string; before: string | undefined; after: string }
   /** A bash command: its exit code (undefined when killed), and why it ended early, if it did. */
-  | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart' };
+  | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart' }
+  /** A memory write, as the model asked for it (memoryChangeOf in summary.ts): what the card shows changed. */
+  | { kind: 'memory'; change: MemoryChange };
+
+/** What a memory write changed, from its input (the engine may still have redacted secrets in it). */
+export type MemoryChange =
+  | { type: 'create'; text: string }
+  | { type: 'str_replace'; old: string; new: string }
+  | { type: 'insert'; line: number; text: string }
+  | { type: 'rename'; from: string; to: string };
 
 export interface AgentToolResult {
   is_error: boolean;

@@ -38,3 +38,12 @@ function featureState(text: string | undefined): { progress: string; nextFeature
   const description = s.nextFailing.description.replace(/\s+/g, ' ').trim();
   return { progress, nextFeature: `${s.nextFailing.id} (${JSON.stringify(clipText(description, 200))})` };
 }
+
+/** The chat chip of the routine: "Resume Session · next: F003" (or why there is no next feature). */
+export function sessionRoutineLabel(featuresText: string | undefined): string {
+  if (featuresText === undefined) return 'Resume Session';
+  const parsed = parseFeatures(featuresText);
+  if (!parsed.ok) return 'Resume Session · checklist unreadable';
+  const s = summarizeFeatures(parsed.features);
+  return s.nextFailing ? `Resume Session · next: ${clipText(s.nextFailing.id, 40)}` : 'Resume Session · all features pass';
+}

@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { actionsFor, ChatTranscript, type ChatPatch } from '../../../src/webviews/chatTranscript';
+import { actionsFor, ChatTranscript, retryText, WAITING_TEXT, type ChatPatch } from '../../../src/webviews/chatTranscript';
 import type { ChatEntry } from '../../../src/webviews/protocol';
 
+const MODEL = 'claude-sonnet-4-5';
 const usage = { input_tokens: 100, cache_read_input_tokens: 80, cache_creation_input_tokens: 20, output_tokens: 7 };
 
 function run(t: ChatTranscript, events: AgentEvent[]): ChatPatch[] {
@@ -30,7 +31,7 @@ describe('chat transcript', () => {
   it('folds a tool-using answer into user, text, card, usage and text entries', () => {
     const t = new ChatTranscript();
     const patches = [
-      ...t.begin('remember my name'),
+      ...t.begin('remember my name', MODEL),
       ...run(t, [
         { type: 'text', text: 'Let me ' },
         { type: 'text', text: 'note that.' },
@@ -47,22 +48,34 @@ describe('chat transcript', () => {
     const { entries, status } = t.snapshot();
     assert.deepEqual(
       entries.map((e) => e.kind),
-      ['user', 'assistant', 'usage', 'tool', 'assistant', 'usage'],
+      ['user', 'assistant', 'tool', 'assistant', 'usage'],
+      'one usage line per answer, after it',
     );
     assert.deepEqual(entries[1], { kind: 'assistant', id: entries[1].id, markdown: 'Let me note that.', streaming: false });
-    const card = entries[3];
+    const card = entries[2];
     assert.equal(card.kind, 'tool');
     assert.deepEqual({ ...card, id: '' }, { kind: 'tool', id: '', command: 'create', path: '/memories/name.md', status: 'ok', summary: 'created /memories/name.md' });
     assert.equal(status.running, false);
     assert.equal(status.requests, 2);
     assert.deepEqual(status.totals, { input_tokens: 200, cache_read_input_tokens: 160, cache_creation_input_tokens: 40, output_tokens: 14 });
+    const line = entries[4];
+    assert.equal(line.kind, 'usage');
+    if (line.kind === 'usage') {
+      assert.deepEqual(line.usage, status.totals);
+      assert.equal(line.requests, 2);
+      assert.equal(line.model, MODEL);
+      // Sonnet: $3 in, $15 out per MTok; cache writes 1.25x, reads 0.1x of the input price.
+      const expected = (200 * 3 + 40 * 3 * 1.25 + 160 * 3 * 0.1 + 14 * 15) / 1_000_000;
+      assert.ok(Math.abs((line.costUsd ?? NaN) - expected) < 1e-12, `${line.costUsd} ≈ ${expected}`);
+      assert.ok(Math.abs((status.costUsd ?? NaN) - expected) < 1e-12, 'the session total is the sum of the answers');
+    }
     assert.deepEqual(replay(patches), entries, 'the patches rebuild exactly the snapshot');
     assert.ok(patches.some((p) => p.type === 'text'), 'text after the first delta streams as deltas');
   });
 
   it('updates a running card in place and marks failed calls', () => {
     const t = new ChatTranscript();
-    t.begin('x');
+    t.begin('x', MODEL);
     run(t, [{ type: 'tool_start', id: 'a', command: 'delete', path: '/memories/x' }]);
     const running = t.snapshot().entries[1];
     assert.equal(running.kind === 'tool' && running.status, 'running');
@@ -74,7 +87,7 @@ describe('chat transcript', () => {
 
   it('shows a renamed file under its new path', () => {
     const t = new ChatTranscript();
-    t.begin('x');
+    t.begin('x', MODEL);
     run(t, [
       { type: 'tool_end', id: 'r', command: 'rename', path: '/memories/a.md', is_error: false, summary: 'renamed', touched: { kind: 'rename', path: '/memories/a.md', newPath: '/memories/b.md' } },
     ]);
@@ -85,7 +98,7 @@ describe('chat transcript', () => {
   it('keeps cards of separate sends apart even when a server reuses tool ids', () => {
     const t = new ChatTranscript();
     for (const prompt of ['one', 'two']) {
-      t.begin(prompt);
+      t.begin(prompt, MODEL);
       run(t, [
         { type: 'tool_end', id: 'toolu_1', command: 'view', path: '/memories', is_error: false, summary: 'viewed' },
         { type: 'done', stop_reason: 'end_turn' },
@@ -97,7 +110,7 @@ describe('chat transcript', () => {
   it('drops the partial text of a response whose stream is retried', () => {
     const t = new ChatTranscript();
     const patches = [
-      ...t.begin('x'),
+      ...t.begin('x', MODEL),
       ...run(t, [
         { type: 'text', text: 'half an ans' },
         { type: 'retry', attempt: 1, message: 'broke' },
@@ -113,7 +126,7 @@ describe('chat transcript', () => {
 
   it('turns errors into entries with the right actions, and cancellation into a notice', () => {
     const t = new ChatTranscript();
-    t.begin('x');
+    t.begin('x', MODEL);
     run(t, [
       { type: 'error', kind: 'missing_key', message: 'No Anthropic API key is set.' },
       { type: 'done', stop_reason: null },
@@ -121,7 +134,7 @@ describe('chat transcript', () => {
     const error = t.snapshot().entries.at(-1);
     assert.deepEqual(error && { ...error, id: '' }, { kind: 'error', id: '', message: 'No Anthropic API key is set.', actions: ['setApiKey'] });
 
-    t.begin('y');
+    t.begin('y', MODEL);
     run(t, [
       { type: 'text', text: 'partial' },
       { type: 'error', kind: 'cancelled', message: 'Stopped: the request was cancelled.' },
@@ -150,7 +163,7 @@ describe('chat transcript', () => {
   it('clears everything on a new chat but keeps the disabled reason', () => {
     const t = new ChatTranscript();
     t.setDisabledReason('untrusted');
-    t.begin('x');
+    t.begin('x', MODEL);
     run(t, [{ type: 'usage', usage }, { type: 'done', stop_reason: 'end_turn' }]);
     const [patch] = t.clear();
     assert.equal(patch.type, 'snapshot');
@@ -169,9 +182,9 @@ describe('chat transcript', () => {
 
   it('shows a retried prompt once, with a line saying it was sent again', () => {
     const t = new ChatTranscript();
-    t.begin('question');
+    t.begin('question', MODEL);
     run(t, [{ type: 'error', kind: 'network', message: 'offline' }, { type: 'done', stop_reason: null }]);
-    t.begin('question', false);
+    t.begin('question', MODEL, { show: false });
     const kinds = t.snapshot().entries.map((e) => e.kind);
     assert.deepEqual(kinds, ['user', 'error', 'notice']);
     assert.equal(t.snapshot().status.running, true);
@@ -179,9 +192,98 @@ describe('chat transcript', () => {
 
   it('hands out copies, so callers cannot change its state', () => {
     const t = new ChatTranscript();
-    t.begin('x');
+    t.begin('x', MODEL);
     const snap = t.snapshot();
     (snap.entries[0] as { text: string }).text = 'changed';
     assert.equal((t.snapshot().entries[0] as { text: string }).text, 'x');
+  });
+
+  it('says it is waiting between the send and the first token, between turns, and during SDK retries', () => {
+    const t = new ChatTranscript();
+    t.begin('x', MODEL);
+    assert.equal(t.status().working, WAITING_TEXT, 'waiting right after the send');
+    const retry = run(t, [{ type: 'api_retry', reason: 'overloaded', attempt: 1, maxRetries: 2, delayMs: 4000 }]);
+    assert.equal(retry.length, 1);
+    assert.equal(t.status().working, 'Overloaded — retrying in 4 s (attempt 1 of 2)');
+    run(t, [{ type: 'text', text: 'Hi' }]);
+    assert.equal(t.status().working, undefined, 'the streaming answer shows itself');
+    run(t, [{ type: 'tool_start', id: 't', command: 'view', path: '/memories' }]);
+    assert.equal(t.status().working, undefined, 'a running card shows itself');
+    run(t, [{ type: 'tool_end', id: 't', command: 'view', path: '/memories', is_error: false, summary: 'viewed' }]);
+    assert.equal(t.status().working, WAITING_TEXT, 'waiting for the next turn');
+    assert.deepEqual(run(t, [{ type: 'turn_end', stop_reason: 'tool_use' }]).filter((p) => p.type === 'status'), [], 'no patch when nothing changed');
+    run(t, [{ type: 'done', stop_reason: 'end_turn' }]);
+    assert.equal(t.status().working, undefined);
+    assert.equal(t.status().running, false);
+  });
+
+  it('words each kind of retry, with at least one second', () => {
+    assert.equal(retryText('rate_limit', 250, 2, 2), 'Rate limited — retrying in 1 s (attempt 2 of 2)');
+    assert.equal(retryText('network', 8000, 1, 3), 'Connection failed — retrying in 8 s (attempt 1 of 3)');
+  });
+
+  it('shows a built-in prompt as a chip with its text, and the chips that went with a message', () => {
+    const t = new ChatTranscript();
+    t.begin('# The whole routine\n...', MODEL, { label: 'Resume Session · next: F003' });
+    t.end();
+    t.begin('look at this', MODEL, { attachments: ['app.ts:3-9'] });
+    const [chip, plain] = t.snapshot().entries;
+    assert.deepEqual({ ...chip, id: '' }, { kind: 'user', id: '', text: '# The whole routine\n...', label: 'Resume Session · next: F003' });
+    assert.deepEqual({ ...plain, id: '' }, { kind: 'user', id: '', text: 'look at this', attachments: ['app.ts:3-9'] });
+  });
+
+  it('leaves the cost out when the model has no known price', () => {
+    const t = new ChatTranscript();
+    t.begin('x', 'some-other-model');
+    run(t, [{ type: 'usage', usage }, { type: 'done', stop_reason: 'end_turn' }]);
+    const line = t.snapshot().entries.at(-1);
+    assert.equal(line?.kind === 'usage' && line.costUsd, undefined);
+    assert.equal(t.status().costUsd, undefined);
+  });
+
+  it('shows what a memory write changed on its card', () => {
+    const t = new ChatTranscript();
+    t.begin('x', MODEL);
+    run(t, [
+      {
+        type: 'tool_end',
+        id: 'a',
+        command: 'str_replace',
+        path: '/memories/p.md',
+        is_error: false,
+        summary: 'edited /memories/p.md',
+        detail: { kind: 'memory', change: { type: 'str_replace', old: 'teal', new: 'green' } },
+      },
+      { type: 'tool_end', id: 'b', tool: 'bash', command: 'run', path: 'npm test', is_error: false, summary: 'ran npm test' },
+    ]);
+    const [, memory, bash] = t.snapshot().entries;
+    assert.deepEqual(memory.kind === 'tool' && memory.change, { type: 'str_replace', old: 'teal', new: 'green' });
+    assert.equal(memory.kind === 'tool' && memory.tool, undefined, 'memory is the default tool');
+    assert.equal(bash.kind === 'tool' && bash.tool, 'bash');
+  });
+
+  it('holds a message that waits for a key, and restores a conversation set aside', () => {
+    const t = new ChatTranscript();
+    t.setKeyState('missing');
+    t.hold('hello');
+    assert.equal(t.status().pendingKey, true);
+    assert.equal(t.status().running, false);
+    assert.deepEqual(t.snapshot().entries.map((e) => e.kind), ['user']);
+    t.begin('hello', MODEL, { show: false });
+    assert.equal(t.status().pendingKey, undefined, 'sent: no longer pending');
+    run(t, [{ type: 'usage', usage }, { type: 'done', stop_reason: 'end_turn' }]);
+
+    const saved = t.saved();
+    t.clear();
+    t.setHasPrevious(true);
+    assert.equal(t.status().hasPrevious, true);
+    const [patch] = t.restore(saved);
+    assert.equal(patch.type, 'snapshot');
+    assert.deepEqual(t.snapshot().entries, saved.entries);
+    assert.equal(t.status().requests, 1);
+    // New rows get ids that do not collide with the restored ones.
+    t.notice('after');
+    const ids = t.snapshot().entries.map((e) => e.id);
+    assert.equal(new Set(ids).size, ids.length);
   });
 });

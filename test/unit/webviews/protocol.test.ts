@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { isEntryId, isMemoryPath, MAX_ENTRY_ID_CHARS, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/webviews/protocol';
+import { isEntryId, isMemoryPath, MAX_CODE_CHARS, MAX_ENTRY_ID_CHARS, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/webviews/protocol';
 
 describe('chat protocol: messages from the webview', () => {
   it('accepts each well-formed message', () => {
-    for (const type of ['ready', 'stop', 'retry', 'setApiKey', 'openSettings', 'manageTrust', 'openFolder']) {
+    for (const type of ['ready', 'stop', 'retry', 'setApiKey', 'getApiKey', 'openSettings', 'manageTrust', 'openFolder', 'reopenPrevious']) {
       assert.deepEqual(parseWebviewMessage({ type }), { type });
     }
     assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hello' }), { type: 'send', text: 'hello' });
@@ -12,6 +12,30 @@ describe('chat protocol: messages from the webview', () => {
       entryId: 'e12',
       path: '/memories/notes/a.md',
     });
+  });
+
+  it('accepts code toolbar actions and chip removals, and nothing else of their kind', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'code', action: 'copy', code: 'npm test', language: 'bash' }), { type: 'code', action: 'copy', code: 'npm test', language: 'bash' });
+    assert.deepEqual(parseWebviewMessage({ type: 'code', action: 'newFile', code: '' }), { type: 'code', action: 'newFile', code: '' });
+    assert.deepEqual(parseWebviewMessage({ type: 'removeAttachment', id: 'a3' }), { type: 'removeAttachment', id: 'a3' });
+    assert.deepEqual(parseWebviewMessage({ type: 'approve', entryId: 'e4', decision: 'always' }), { type: 'approve', entryId: 'e4', decision: 'always' });
+    assert.deepEqual(parseWebviewMessage({ type: 'openDiff', entryId: 'e4' }), { type: 'openDiff', entryId: 'e4' });
+    assert.deepEqual(parseWebviewMessage({ type: 'undoEdit', entryId: 'e4' }), { type: 'undoEdit', entryId: 'e4' });
+    for (const value of [
+      { type: 'code', action: 'run', code: 'rm -rf /' },
+      { type: 'code', action: 'copy' },
+      { type: 'code', action: 'copy', code: 'x'.repeat(MAX_CODE_CHARS + 1) },
+      { type: 'code', action: 'insert', code: 'x', language: 'a b' },
+      { type: 'code', action: 'insert', code: 'x', language: '"><script>' },
+      { type: 'code', action: 'insert', code: 'x', language: 'x'.repeat(41) },
+      { type: 'removeAttachment' },
+      { type: 'approve', entryId: 'e4', decision: 'yes' },
+      { type: 'approve', decision: 'once' },
+      { type: 'undoEdit', entryId: '../x' },
+      { type: 'removeAttachment', id: '../a1' },
+    ]) {
+      assert.equal(parseWebviewMessage(value), undefined, JSON.stringify(value).slice(0, 80));
+    }
   });
 
   it('drops extra properties instead of passing them on', () => {

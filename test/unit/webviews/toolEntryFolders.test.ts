@@ -11,7 +11,7 @@ const two: Folder = { name: 'two' };
 
 /** One send in `folder`: every patch goes through record(), as the controller does it. */
 function send(t: ChatTranscript, folders: ToolEntryFolders<Folder>, folder: Folder, events: AgentEvent[]): void {
-  folders.record(t.begin('prompt'), folder);
+  folders.record(t.begin('prompt', 'claude-sonnet-4-5'), folder);
   for (const event of events) folders.record(t.apply(event), folder);
 }
 
@@ -44,7 +44,7 @@ describe('tool cards remember the folder their call ran in', () => {
   it('keeps the first folder of a card when later patches update it', () => {
     const t = new ChatTranscript();
     const folders = new ToolEntryFolders<Folder>();
-    folders.record(t.begin('prompt'), two);
+    folders.record(t.begin('prompt', 'claude-sonnet-4-5'), two);
     folders.record(t.apply({ type: 'tool_start', id: 'toolu_1', command: 'view', path: '/memories' }), two);
     // Not a real controller sequence (a send stays in its folder), but the rule must hold anyway.
     folders.record(t.apply({ type: 'tool_end', id: 'toolu_1', command: 'view', path: '/memories', is_error: false, summary: 'listed' }), one);

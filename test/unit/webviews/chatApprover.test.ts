@@ -1,0 +1,110 @@
+import * as assert from 'node:assert/strict';
+import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/agent/tools';
+import { ChatApprover } from '../../../src/webviews/chatApprover';
+import { ChatTranscript, lineCounts, type ChatPatch } from '../../../src/webviews/chatTranscript';
+
+const command: ApprovalRequest = { kind: 'command', toolUseId: 'toolu_1', command: 'npm test && rm -rf dist', prefixes: ['npm test', 'rm -rf'] };
+const edit: ApprovalRequest = { kind: 'edit', toolUseId: 'toolu_2', path: 'src/app.ts', before: 'a\nb\nc\n', after: 'a\nB\nc\nd\n' };
+
+function recordingApprover(): { approver: ChatApprover; asked: ApprovalRequest[]; answered: [string, ApprovalDecision][] } {
+  const asked: ApprovalRequest[] = [];
+  const answered: [string, ApprovalDecision][] = [];
+  const approver = new ChatApprover({ asked: (r) => asked.push(r), answered: (r, d) => answered.push([r.toolUseId, d]) });
+  return { approver, asked, answered };
+}
+
+describe('chat approver: questions on cards', () => {
+  it('asks, and resolves with the click', async () => {
+    const { approver, asked, answered } = recordingApprover();
+    const decision = approver.ask(command);
+    assert.deepEqual(asked, [command]);
+    assert.equal(approver.waiting('toolu_1'), command);
+    assert.equal(approver.decide('toolu_1', 'always'), true);
+    assert.equal(await decision, 'always');
+    assert.deepEqual(answered, [['toolu_1', 'always']]);
+    assert.equal(approver.decide('toolu_1', 'deny'), false, 'a second click changes nothing');
+  });
+
+  it('accepts an edit once even when "always" arrives', async () => {
+    const { approver } = recordingApprover();
+    const decision = approver.ask(edit);
+    approver.decide('toolu_2', 'always');
+    assert.equal(await decision, 'once');
+  });
+
+  it('denies when Stop fires, before or while asking, and on denyAll', async () => {
+    const { approver, answered } = recordingApprover();
+    const stop = new AbortController();
+    const waiting = approver.ask(command, stop.signal);
+    stop.abort();
+    assert.equal(await waiting, 'deny');
+    assert.deepEqual(answered, [['toolu_1', 'deny']]);
+    assert.equal(await approver.ask(edit, stop.signal), 'deny', 'an aborted send asks nothing');
+    const later = approver.ask(edit);
+    approver.denyAll();
+    assert.equal(await later, 'deny');
+  });
+});
+
+describe('chat transcript: workspace tool cards', () => {
+  function card(t: ChatTranscript, id: string) {
+    return t.snapshot().entries.find((e) => e.id === id && e.kind === 'tool');
+  }
+
+  it('shows the question and its answer on the call\'s card, and keeps them when the call ends', () => {
+    const t = new ChatTranscript();
+    t.begin('run the tests', 'claude-sonnet-4-5');
+    t.apply({ type: 'tool_start', id: 'toolu_1', tool: 'bash', command: 'run', path: command.kind === 'command' ? command.command : '' });
+    const entryId = t.entryIdOf('toolu_1')!;
+    const asked = t.setApproval('toolu_1', command, 'pending');
+    assert.deepEqual(card(t, entryId)?.kind === 'tool' && card(t, entryId), {
+      kind: 'tool',
+      id: entryId,
+      tool: 'bash',
+      command: 'run',
+      path: 'npm test && rm -rf dist',
+      status: 'running',
+      approval: { kind: 'command', command: 'npm test && rm -rf dist', prefixes: ['npm test', 'rm -rf'], state: 'pending' },
+    });
+    assert.equal(t.status().working, undefined, 'no "waiting for Claude" while Claude waits for the user');
+    assert.ok(asked.some((p) => p.type === 'entry'));
+    t.setApproval('toolu_1', command, 'once');
+    const patches: ChatPatch[] = [...t.apply({ type: 'tool_output', id: 'toolu_1', text: 'ok 1\n' }), ...t.apply({ type: 'tool_output', id: 'toolu_1', text: 'ok 2\n' })];
+    assert.deepEqual(patches, [
+      { type: 'output', id: entryId, text: 'ok 1\n' },
+      { type: 'output', id: entryId, text: 'ok 2\n' },
+    ]);
+    t.apply({ type: 'tool_end', id: 'toolu_1', tool: 'bash', command: 'run', path: 'npm test', is_error: false, summary: 'ran npm test (exit 0)', detail: { kind: 'command', command: 'npm test', exitCode: 0 } });
+    const done = card(t, entryId);
+    assert.equal(done?.kind === 'tool' && done.approval?.state, 'once');
+    assert.equal(done?.kind === 'tool' && done.output, 'ok 1\nok 2\n');
+  });
+
+  it('keeps only the end of long output', () => {
+    const t = new ChatTranscript();
+    t.begin('x', 'claude-sonnet-4-5');
+    t.apply({ type: 'tool_start', id: 'b', tool: 'bash', command: 'run', path: 'yes' });
+    for (let i = 0; i < 40; i++) t.apply({ type: 'tool_output', id: 'b', text: `${String(i).padStart(4, '0')}${'y'.repeat(996)}` });
+    const output = (card(t, t.entryIdOf('b')!) as { output: string }).output;
+    assert.equal(output.length, 16_000);
+    assert.ok(output.endsWith('y'.repeat(996)) && output.includes('0039'));
+    assert.ok(!output.includes('0000'));
+  });
+
+  it('puts an applied edit on its card with its size, and marks it undone', () => {
+    const t = new ChatTranscript();
+    t.begin('fix it', 'claude-sonnet-4-5');
+    t.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'str_replace', path: 'src/app.ts', is_error: false, summary: 'edited src/app.ts', detail: { kind: 'edit', path: 'src/app.ts', before: 'a\nb\nc\n', after: 'a\nB\nc\nd\n' } });
+    const id = t.entryIdOf('e')!;
+    assert.deepEqual((card(t, id) as { edit: unknown }).edit, { path: 'src/app.ts', added: 2, removed: 1 });
+    t.markUndone(id);
+    assert.deepEqual((card(t, id) as { edit: unknown }).edit, { path: 'src/app.ts', added: 2, removed: 1, undone: true });
+  });
+
+  it('counts changed lines outside the common start and end', () => {
+    assert.deepEqual(lineCounts('a\nb\nc', 'a\nb\nc'), { added: 0, removed: 0 });
+    assert.deepEqual(lineCounts(undefined, 'x\ny'), { added: 2, removed: 0 });
+    assert.deepEqual(lineCounts('a\nb\nc', 'a\nX\nY\nc'), { added: 2, removed: 1 });
+    assert.deepEqual(lineCounts('a\na', 'a'), { added: 0, removed: 1 });
+  });
+});
