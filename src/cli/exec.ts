@@ -42,7 +42,7 @@ const processIo = (): CliIo => ({ stdin: process.stdin, stdout: process.stdout, 
 
 /** `claude-memory exec`: returns the process exit code (0 done, 1 failure, 2 usage). */
 export async function execCommand(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const start = startCommand('exec', EXEC_USAGE, argv, parseExecArgs, io);
+  const start = startCommand('exec', EXEC_USAGE, argv, parseStoreCommandArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args: parsed, workspace } = start;
   const reportInternal = (e: unknown) => io.stderr.write(`${CLI_NAME} exec: internal error: ${oneLine(e)}\n`);
@@ -65,7 +65,8 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
   return 0;
 }
 
-function parseExecArgs(argv: string[]) {
+/** The options `exec` and `mcp` share: the store and the engine's limits, redaction and guards. */
+export function parseStoreCommandArgs(argv: string[]) {
   const { values } = parseOptions(argv, {
     workspace: { type: 'string', short: 'w' },
     'max-file-bytes': { type: 'string' },

@@ -213,27 +213,24 @@ export class ChatTranscript {
     const row: ChatEntry =
       view.show === false
         ? { kind: 'notice', id: this.id(), text: view.resend ?? 'Sending your message again…' }
-        : {
-            kind: 'user',
-            id: this.id(),
-            text: prompt,
-            ...(view.label ? { label: view.label } : {}),
-            ...(view.attachments && view.attachments.length > 0 ? { attachments: [...view.attachments] } : {}),
-          };
+        : this.userRow(prompt, view);
     return [this.add(row), this.statusPatch()];
   }
 
   /** The user's message without a send (it waits for an API key). */
   hold(prompt: string, view: PromptView = {}): ChatPatch[] {
     this.pendingKey = true;
-    const row: ChatEntry = {
+    return [this.add(this.userRow(prompt, view)), this.statusPatch()];
+  }
+
+  private userRow(prompt: string, view: PromptView): ChatEntry {
+    return {
       kind: 'user',
       id: this.id(),
       text: prompt,
       ...(view.label ? { label: view.label } : {}),
       ...(view.attachments && view.attachments.length > 0 ? { attachments: [...view.attachments] } : {}),
     };
-    return [this.add(row), this.statusPatch()];
   }
 
   /** An error found before the agent ran (no key, no folder): shown like an agent error. */

@@ -1,7 +1,6 @@
 /** `claude-memory mcp`: the workspace memory as an MCP server on stdin/stdout. */
-import type { NodeMemoryEngineOptions } from '../../platform/node/nodeMemoryEngine';
-import { CLI_NAME, PACKAGE_NAME, parseOptions, parsePositiveInteger, readVersion, startCommand } from '../args';
-import { oneLine, type CliIo } from '../exec';
+import { CLI_NAME, PACKAGE_NAME, readVersion, startCommand } from '../args';
+import { oneLine, parseStoreCommandArgs, type CliIo } from '../exec';
 import { LineTransport } from './lineTransport';
 import { createMemoryServer } from './memoryServer';
 import { openCliStore } from './openStore';
@@ -27,7 +26,7 @@ const processIo = (): CliIo => ({ stdin: process.stdin, stdout: process.stdout, 
 
 /** Resolves with the exit code once the client closes stdin (0), or at once on a usage/store problem. */
 export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const start = startCommand('mcp', MCP_USAGE, argv, parseMcpArgs, io);
+  const start = startCommand('mcp', MCP_USAGE, argv, parseStoreCommandArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args, workspace } = start;
   const log = (line: string) => io.stderr.write(`${CLI_NAME} mcp: ${line}\n`);
@@ -57,16 +56,3 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
   return 0;
 }
 
-function parseMcpArgs(argv: string[]) {
-  const { values } = parseOptions(argv, {
-    workspace: { type: 'string', short: 'w' },
-    'max-file-bytes': { type: 'string' },
-    'no-redact': { type: 'boolean' },
-    'no-guards': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  const engineOptions: NodeMemoryEngineOptions = { guards: values['no-guards'] !== true };
-  if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
-  if (values['no-redact']) engineOptions.redactSecrets = false;
-  return { help: values.help === true, workspace: values.workspace, engineOptions };
-}
