@@ -271,7 +271,8 @@ export class ChatController implements vscode.Disposable {
     if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const disabled = this.disabled();
     if (disabled) return { started: false, reason: disabled.reason };
-    const attachments = view.show === false ? [] : this.attachments.take();
+    // Chips go with what the user writes; a built-in prompt (a chip itself) is sent exactly as made.
+    const attachments = view.show === false || view.label !== undefined ? [] : this.attachments.take();
     if (attachments.length > 0) this.emit(this.transcript.setAttachments([]));
     const shown: PromptView = { ...view, attachments: attachments.map((a) => a.label) };
     const full = await promptWithAttachments(text, attachments);
