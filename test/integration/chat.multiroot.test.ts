@@ -60,7 +60,7 @@ suite('chat in a multi-root workspace', () => {
 
   test('by default the chat works in the first folder, and the Chat view names it', async () => {
     assert.strictEqual(api.chat.folder()?.uri.toString(), first.folder.uri.toString());
-    assert.strictEqual(api.chat.viewDescription(), first.folder.name);
+    assert.strictEqual(api.chat.viewDescription()?.split(' · ')[0], first.folder.name);
     mock = await serve(api, writeNote('multiroot.md', 'first folder\n'));
     const result = await api.chat.send('Write a note.');
     assert.ok(result.started && result.outcome.ok);
@@ -80,7 +80,9 @@ suite('chat in a multi-root workspace', () => {
     assert.ok(await exists(vscode.Uri.joinPath(second.rootUri, 'second.md')), 'written in the second folder');
     assert.ok(!(await exists(vscode.Uri.joinPath(first.rootUri, 'second.md'))), 'not in the first folder');
     assert.strictEqual(api.chat.folder()?.uri.toString(), second.folder.uri.toString());
-    assert.strictEqual(api.chat.viewDescription(), second.folder.name);
+    // The folder's name, then this chat's estimated cost once it has one.
+    assert.strictEqual(api.chat.viewDescription()?.split(' · ')[0], second.folder.name);
+    assert.match(api.chat.viewDescription() ?? '', / · ≈ \$[0-9.]+ this chat$/);
     assert.deepStrictEqual(touches.map((t) => [t.path, t.folder.uri.toString()]), [['/memories/second.md', second.folder.uri.toString()]]);
     // The first folder's conversation was not sent along: one user message, and the view says why.
     const messages = mock.requests[0].body.messages as unknown[];
@@ -95,7 +97,7 @@ suite('chat in a multi-root workspace', () => {
     assert.deepStrictEqual(prompts.asked, ['pickFolder']);
     assert.strictEqual(chosen?.toString(), first.folder.uri.toString());
     assert.strictEqual(api.chat.folder()?.uri.toString(), first.folder.uri.toString());
-    assert.strictEqual(api.chat.viewDescription(), first.folder.name);
+    assert.strictEqual(api.chat.viewDescription()?.split(' · ')[0], first.folder.name);
 
     mock = await serve(api, writeNote('back.md', 'first again\n'));
     const result = await api.chat.send('Write another note.');
