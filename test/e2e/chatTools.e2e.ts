@@ -90,7 +90,10 @@ suite('chat workspace tools (e2e)', function () {
 
     await edit.locator('[data-action="open-diff"]').click();
     await page.locator('.tabs-container .tab', { hasText: "src/todo.js: before ↔ after Claude's edit" }).first().waitFor({ timeout: 15_000 });
-    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
+    // Both sides show the file: the removed line on the left, Claude's on the right.
+    const diff = page.locator('.monaco-diff-editor').first();
+    await diff.locator('.editor.original .view-line', { hasText: OLD }).first().waitFor({ timeout: 15_000 });
+    await diff.locator('.editor.modified .view-line', { hasText: NEW }).first().waitFor({ timeout: 15_000 });
     await screenshot(page, 'chat-tools-diff-light');
 
     await edit.locator('[data-action="undo"]').click();
