@@ -1,7 +1,7 @@
 // `npm start`: runs the extension in a real VS Code in your browser. Packages the current sources
 // (production bundles, as `npm run package`), installs the .vsix into a persistent code-server
-// profile under <temp>/cwm-start/ (outside the clone: VS Code 1.103 misses disk changes inside a
-// git-ignored folder of an enclosing repository), opens a copy of test/fixtures/sample-workspace (kept between
+// profile under <temp>/cwm-start/ (outside the clone: see test/e2e/support/paths.ts on disk changes
+// VS Code 1.103 missed there), opens a copy of test/fixtures/sample-workspace (kept between
 // starts, so memories you make stay) and serves it on http://127.0.0.1:$PORT (default 8080).
 // Stays in the foreground; Ctrl+C stops code-server's whole process group.
 const { execFileSync, spawn } = require('child_process');
