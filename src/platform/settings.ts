@@ -50,6 +50,10 @@ export class Settings implements vscode.Disposable {
     // apiBaseUrl is machine-scoped in package.json; read only the user/default layers as well, so
     // no workspace or folder file can send the API key to another server.
     const baseUrl = config.inspect<string>('apiBaseUrl');
-    return parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem);
+    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem);
+    // A workspace may make edits stricter ('ask'), never looser: a cloned repository's settings
+    // cannot turn off the review a user asked for in their own settings.
+    if (config.inspect<unknown>('edits')?.globalValue === 'ask') snapshot.edits = 'ask';
+    return snapshot;
   }
 }

@@ -100,6 +100,24 @@ suite('settings', () => {
     }
   });
 
+  test('edits: a workspace can make it stricter (ask) but never looser than the user\'s ask', async () => {
+    try {
+      await update(api, 'edits', 'ask', vscode.ConfigurationTarget.Global);
+      assert.strictEqual(api.services.settings.get('edits'), 'ask');
+      // What a cloned repository could ship: "apply" in its workspace settings.
+      await vscode.workspace.getConfiguration(section).update('edits', 'apply', vscode.ConfigurationTarget.Workspace);
+      await waitFor('the workspace value to be read', () => (vscode.workspace.getConfiguration(section).get('edits') === 'apply' ? true : undefined));
+      assert.strictEqual(api.services.settings.get('edits'), 'ask');
+      await update(api, 'edits', undefined, vscode.ConfigurationTarget.Global);
+      assert.strictEqual(api.services.settings.get('edits'), 'apply');
+      await update(api, 'edits', 'ask');
+      assert.strictEqual(api.services.settings.get('edits'), 'ask', 'a workspace may ask for review');
+    } finally {
+      await vscode.workspace.getConfiguration(section).update('edits', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration(section).update('edits', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('apiBaseUrl comes only from user settings and must be https or loopback http', async () => {
     const folder = vscode.workspace.workspaceFolders?.[0];
     assert.ok(folder);
