@@ -33,9 +33,9 @@ export const sampleWorkspace = path.join(repoRoot, 'test', 'fixtures', 'sample-w
 /**
  * The folder holding every run's HOME, settings, logs and workspace copy: under the system temp
  * directory, outside the clone. With the workspace copies inside the clone (its git-ignored
- * .test-runs/, below the extension under development) VS Code 1.103 reported no change made on
- * disk to them, so a later disk write never reached the Memory tree; outside it, it does. Which of
- * the two (ignored folder or extension folder) makes the watcher skip them is not pinned. The path stays
+ * .test-runs/, below the extension under development) VS Code 1.103 missed a later disk write
+ * into a new folder in every run; outside it, only in some (see tree.e2e.ts). The cause is not
+ * pinned. The path stays
  * short: code-server puts a unix socket in the run's user-data folder (107 bytes at most).
  */
 export const testRunsRoot = process.env.CLAUDE_MEMORY_TEST_RUNS ?? path.join(os.tmpdir(), 'cwm-test-runs');
