@@ -1,6 +1,16 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// What src/core may not import; repeated in every core block, since a later block's
+// no-restricted-imports replaces an earlier one's for the files both match.
+const CORE_RESTRICTED_PATHS = [
+  { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code glue in src/platform.' },
+  { name: 'fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+  { name: 'fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+  { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+  { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
+];
+
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'media/dist/**', 'node_modules/**', '.vscode-test/**', '.test-runs/**'] },
   js.configs.recommended,
@@ -15,13 +25,7 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code glue in src/platform.' },
-          { name: 'fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-          { name: 'fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-          { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-          { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-        ],
+        paths: CORE_RESTRICTED_PATHS,
         patterns: [
           { group: ['**/platform/**', '**/views/**', '**/webviews/**', '**/cli/**'], message: 'src/core depends on nothing above it (its own memory/commands folder aside, the commands layer imports vscode and is caught above).' },
         ],
@@ -50,13 +54,7 @@ export default tseslint.config(
     files: ['src/core/memory/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'vscode', message: 'src/core must not depend on vscode; put VS Code glue in src/platform.' },
-          { name: 'fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-          { name: 'fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-          { name: 'node:fs', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-          { name: 'node:fs/promises', message: 'src/core must not touch the file system; use MemoryFileSystem.' },
-        ],
+        paths: CORE_RESTRICTED_PATHS,
         patterns: [{ group: ['**/session', '**/session/**'], message: 'core/memory must not import core/session; pass guards as engine options.' }],
       }],
     },
