@@ -21,6 +21,19 @@ import { MEMORY_ROOT, type MemoryCommandInput, type MemoryCommandName, type Memo
 import { createFileNow, createFolderNow, deleteNow, renameNow, updateText, type TextUpdate } from './userWrites';
 import { FS_ERROR_REASONS, messages } from './messages';
 import { GuardChecker } from './writeGuards';
+import { parseMemoryPath } from './paths';
+import { redactSecrets } from './redaction';
+import { decodeText, encodeText } from './text';
+import { fileUses, type ExpiredFile, type FileUse } from './history/expiry';
+import { MemoryHistory, undoPlanOf, type UndoPlan } from './history/historyStore';
+import { expireNow, historyMessages, restoreNow, undoNow } from './history/historyWrites';
+import { StoreMarks } from './history/marks';
+import { HistoryRecorder, type Captured } from './history/recorder';
+import { AUTHORS, type Author, type HistoryEntry, type HistoryOp } from './history/types';
+import { userEntryRel } from './userWrites';
+
+/** What a change command will touch, for history: captured before it runs, recorded after. */
+type ChangeTarget = { kind: 'write'; op: HistoryOp; rel: string } | { kind: 'delete'; rel: string } | { kind: 'rename'; rel: string; to: string };
 
 export class MemoryEngine implements MemoryToolExecutor {
   readonly options: Readonly<MemoryEngineOptions>;
@@ -28,10 +41,19 @@ export class MemoryEngine implements MemoryToolExecutor {
   private readonly queue = new SerialQueue();
   private readonly quota: QuotaTracker;
   private readonly context: CommandContext;
+  private readonly marks: StoreMarks;
+  /** Undefined when history is off (options.history === false). */
+  private readonly recorder: HistoryRecorder | undefined;
 
   constructor(fs: MemoryFileSystem, options?: Partial<MemoryEngineOptions>) {
     this.options = resolveMemoryEngineOptions(options);
     this.store = new SafeStore(fs);
+    this.marks = new StoreMarks(this.store);
+    if (this.options.history !== false) {
+      const copy = this.options.redactSecrets ? redactedCopy : undefined;
+      const history = new MemoryHistory(this.store, this.options.history, this.options.now, copy);
+      this.recorder = new HistoryRecorder(this.store, history, this.marks, (e) => this.internalError(e));
+    }
     this.quota = new QuotaTracker(() => this.store.sizeOf(''), this.options.quotaBytes, this.options.quotaRecheckMs, this.options.now);
     this.context = {
       store: this.store,
@@ -51,25 +73,36 @@ export class MemoryEngine implements MemoryToolExecutor {
     return this.quota.measurements;
   }
 
-  execute(input: unknown, signal?: AbortSignal): Promise<MemoryToolResult> {
+  /** `author`: who this call is by, recorded in history (default: options.author). */
+  execute(input: unknown, signal?: AbortSignal, author?: Author): Promise<MemoryToolResult> {
     if (signal?.aborted) return Promise.resolve(cancelled());
     return this.queue.run(async () => {
       // Aborted while waiting for its turn: still nothing has run.
       if (signal?.aborted) return cancelled();
-      return this.run(input);
+      return this.run(input, author ?? this.options.author);
     });
   }
 
-  // ---- the user's hand edits: same queue, lock and atomic writes; no agent guards, redaction or quota
+  // ---- the user's hand edits: same queue, lock and atomic writes; no agent guards, redaction or quota.
+  // Each records its version in history, by the user unless another author is named.
 
   /** Read-modify-write of a text file (`update` gets undefined when it is missing); true when written. */
-  update(rel: string, update: TextUpdate): Promise<boolean> {
-    return this.userWrite(() => updateText(this.store, rel, update));
+  update(rel: string, update: TextUpdate, author: Author = AUTHORS.user): Promise<boolean> {
+    return this.userWrite(async () => {
+      const before = await this.capture(userEntryRel(rel));
+      const written = await updateText(this.store, rel, update);
+      if (written) await this.recorder?.written(before.length > 0 ? 'edit' : 'create', userEntryRel(rel), before, author);
+      return written;
+    });
   }
 
   /** A new file (folders made as needed); false when something already exists there. */
-  createFile(rel: string, content: Uint8Array): Promise<boolean> {
-    return this.userWrite(() => createFileNow(this.store, rel, content));
+  createFile(rel: string, content: Uint8Array, author: Author = AUTHORS.user): Promise<boolean> {
+    return this.userWrite(async () => {
+      const created = await createFileNow(this.store, rel, content);
+      if (created) await this.recorder?.written('create', userEntryRel(rel), [], author);
+      return created;
+    });
   }
 
   createFolder(rel: string): Promise<void> {
@@ -77,13 +110,100 @@ export class MemoryEngine implements MemoryToolExecutor {
   }
 
   /** A file, or a folder with everything in it. */
-  delete(rel: string): Promise<void> {
-    return this.userWrite(() => deleteNow(this.store, rel));
+  delete(rel: string, author: Author = AUTHORS.user): Promise<void> {
+    return this.userWrite(async () => {
+      const before = await this.capture(userEntryRel(rel));
+      await deleteNow(this.store, rel);
+      await this.recorder?.deleted(userEntryRel(rel), before, author);
+    });
   }
 
   /** Never onto an existing entry. */
-  rename(from: string, to: string): Promise<void> {
-    return this.userWrite(() => renameNow(this.store, from, to));
+  rename(from: string, to: string, author: Author = AUTHORS.user): Promise<void> {
+    return this.userWrite(async () => {
+      const before = await this.capture(userEntryRel(from));
+      await renameNow(this.store, from, to);
+      await this.recorder?.renamed(userEntryRel(from), userEntryRel(to), before, author);
+    });
+  }
+
+  // ---- history: versions, restore, undo; what the store remembers of use and pins
+
+  /** Every version, oldest first ([] when history is off). */
+  async history(): Promise<readonly HistoryEntry[]> {
+    return (await this.recorder?.history.list()) ?? [];
+  }
+
+  /** The versions of the file now at `rel`, oldest first, renames followed back. */
+  async fileHistory(rel: string): Promise<HistoryEntry[]> {
+    return (await this.recorder?.history.fileHistory(rel)) ?? [];
+  }
+
+  /** A version's stored content (undefined when pruned or history is off). */
+  async versionContent(version: number): Promise<Uint8Array | undefined> {
+    return this.recorder?.history.content(version);
+  }
+
+  /** The file at `rel` gets `version`'s content back (recorded as `restore`); its new version, or undefined when it already held it. */
+  restore(rel: string, version: number, author: Author = AUTHORS.user): Promise<number | undefined> {
+    return this.historyWrite((recorder) => restoreNow(this.store, recorder, rel, version, author));
+  }
+
+  /** What undoing `version` would do, and how many later changes to that file it also drops. */
+  async undoPlan(version: number): Promise<{ plan: UndoPlan; later: number } | undefined> {
+    return undoPlanOf(await this.history(), version);
+  }
+
+  /** Undoes one change (see undoPlan); the version that records the undo. */
+  undo(version: number, author: Author = AUTHORS.user): Promise<number | undefined> {
+    return this.historyWrite((recorder) => undoNow(this.store, recorder, version, author));
+  }
+
+  /**
+   * A change made outside the engine (the editor, git) that a watcher saw: recorded as the
+   * user's version when history does not have that content yet.
+   */
+  noticeChange(rel: string): Promise<number | undefined> {
+    return this.historyWrite((recorder) => recorder.noticed(userEntryRel(rel)));
+  }
+
+  /** Every memory file with its last use (modification, version or agent read) and pin. */
+  fileUses(): Promise<FileUse[]> {
+    return this.queue.run(() => fileUses(this.store, this.recorder?.history, this.marks));
+  }
+
+  async pins(): Promise<string[]> {
+    return this.marks.pins();
+  }
+
+  setPinned(rel: string, pinned: boolean): Promise<void> {
+    return this.userWrite(() => this.marks.setPinned(userEntryRel(rel), pinned));
+  }
+
+  /**
+   * One expiry sweep: files unused for more than `days` (never pinned ones or `keep`) are deleted
+   * as versions by `expiry`; with `dryRun` only listed. Refused when history is off, so expiry is
+   * never an unrecoverable delete.
+   */
+  async expire(options: { days: number; keep?: readonly string[]; dryRun?: boolean; author?: Author }): Promise<ExpiredFile[]> {
+    const recorder = this.recorder;
+    if (recorder === undefined) throw new MemoryError(historyMessages.off);
+    return expireNow(
+      this.store,
+      recorder,
+      { days: options.days, keep: options.keep ?? [], dryRun: options.dryRun ?? false, now: this.options.now(), author: options.author ?? AUTHORS.expiry },
+      (task) => this.userWrite(task),
+    );
+  }
+
+  private historyWrite<T>(task: (recorder: HistoryRecorder) => Promise<T>): Promise<T> {
+    const recorder = this.recorder;
+    if (recorder === undefined) return Promise.reject(new MemoryError(historyMessages.off));
+    return this.userWrite(() => task(recorder));
+  }
+
+  private async capture(rel: string): Promise<Captured[]> {
+    return this.recorder === undefined ? [] : this.recorder.capture(rel);
   }
 
   private userWrite<T>(task: () => Promise<T>): Promise<T> {
@@ -100,7 +220,7 @@ export class MemoryEngine implements MemoryToolExecutor {
     );
   }
 
-  private async run(input: unknown): Promise<MemoryToolResult> {
+  private async run(input: unknown, author: Author): Promise<MemoryToolResult> {
     let command: MemoryCommandName | undefined;
     try {
       const parsed = parseInput(input);
@@ -113,28 +233,69 @@ export class MemoryEngine implements MemoryToolExecutor {
       // need one: an untrusted or read-only store can still be viewed).
       if (parsed.command === 'view') {
         await this.ensureRootNow();
-        return await handler(this.context, parsed);
+        const result = await handler(this.context, parsed);
+        if (!result.is_error) await this.noteRead(parsed.path);
+        return result;
       }
+      const target = changeTarget(parsed);
+      const attempt = async (): Promise<MemoryToolResult> => {
+        const before = target === undefined ? [] : await this.capture(target.rel);
+        const result = await handler(this.context, parsed);
+        if (result.is_error || target === undefined || this.recorder === undefined) return result;
+        const version = await this.record(this.recorder, target, before, author);
+        return version !== undefined && result.touched ? { ...result, touched: { ...result.touched, version } } : result;
+      };
       return await this.locked(async () => {
         await this.ensureRootNow();
         try {
-          return await handler(this.context, parsed);
+          return await attempt();
         } catch (e) {
           if (!(e instanceof ChangedMeanwhileError)) throw e;
           // Someone outside the lock wrote the file between our read and our write: start over once.
           this.quota.invalidate();
-          return await handler(this.context, parsed);
+          return await attempt();
         }
       });
     } catch (e) {
       if (isMemoryError(e)) return { is_error: true, content: e.modelText };
       this.quota.invalidate();
-      try {
-        this.options.onInternalError(e);
-      } catch {
-        // A failing logger must not turn into an unhandled rejection.
-      }
+      this.internalError(e);
       return { is_error: true, content: messages.internal(command ?? 'unknown') };
+    }
+  }
+
+  private record(recorder: HistoryRecorder, target: ChangeTarget, before: Captured[], author: Author): Promise<number | undefined> {
+    switch (target.kind) {
+      case 'write':
+        return recorder.written(target.op, target.rel, before, author);
+      case 'delete':
+        return recorder.deleted(target.rel, before, author);
+      case 'rename':
+        return recorder.renamed(target.rel, target.to, before, author);
+    }
+  }
+
+  /**
+   * Writes down that an agent read a file (for expiry), at most once an hour per file. Best
+   * effort: a store that cannot be written (untrusted, read-only) is still viewed.
+   */
+  private async noteRead(rawPath: string): Promise<void> {
+    try {
+      const { rel, isRoot } = parseMemoryPath(rawPath);
+      const now = this.options.now();
+      if (isRoot || !this.marks.needsNote(rel, now)) return;
+      if ((await this.store.inspect(rel)).kind !== 'file') return;
+      await this.locked(() => this.marks.noteRead(rel, now));
+    } catch {
+      // Not being able to note a read must never fail the read.
+    }
+  }
+
+  private internalError(e: unknown): void {
+    try {
+      this.options.onInternalError(e);
+    } catch {
+      // A failing logger must not turn into an unhandled rejection.
     }
   }
 
@@ -159,6 +320,41 @@ export class MemoryEngine implements MemoryToolExecutor {
     const root = await this.store.inspect('');
     if (root.kind === 'missing') await this.store.ensureDirectory('');
   }
+}
+
+function changeTarget(input: MemoryCommandInput): ChangeTarget | undefined {
+  try {
+    switch (input.command) {
+      case 'create':
+      case 'str_replace':
+      case 'insert': {
+        const path = parseMemoryPath(input.path);
+        return path.isRoot ? undefined : { kind: 'write', op: input.command, rel: path.rel };
+      }
+      case 'delete': {
+        const path = parseMemoryPath(input.path);
+        return path.isRoot ? undefined : { kind: 'delete', rel: path.rel };
+      }
+      case 'rename': {
+        const from = parseMemoryPath(input.old_path, 'old_path');
+        const to = parseMemoryPath(input.new_path, 'new_path');
+        return from.isRoot || to.isRoot ? undefined : { kind: 'rename', rel: from.rel, to: to.rel };
+      }
+      default:
+        return undefined;
+    }
+  } catch {
+    // The handler refuses the same path with the right sentence.
+    return undefined;
+  }
+}
+
+/** History's copy of a text with secrets in it: redacted, like everything the agent writes. */
+function redactedCopy(content: Uint8Array): Uint8Array | undefined {
+  const decoded = decodeText(content);
+  if (decoded === undefined) return undefined;
+  const redaction = redactSecrets(decoded.text);
+  return redaction.counts.size > 0 ? encodeText(redaction.text, decoded.bom) : undefined;
 }
 
 function cancelled(): MemoryToolResult {

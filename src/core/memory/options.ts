@@ -1,5 +1,6 @@
 import { NO_STORE_LOCK, type StoreLock } from './storeLock';
 import type { WriteGuard } from './types';
+import { DEFAULT_HISTORY_RETENTION, type Author, type HistoryRetention } from './history/types';
 
 /** Tunables of one MemoryEngine. Every field has a safe default (DEFAULT_MEMORY_ENGINE_OPTIONS). */
 export interface MemoryEngineOptions {
@@ -27,6 +28,10 @@ export interface MemoryEngineOptions {
   quotaRecheckMs: number;
   /** Clock used for the quota cache; injectable so tests need no timers. */
   now: () => number;
+  /** Keep a version of every change in `.meta/history` (false: no history, for baselines). */
+  history: HistoryRetention | false;
+  /** Who the memory tool calls are by, unless a call names its own author. */
+  author: Author;
   /** Receives unexpected (non-model-facing) errors for logging; they never reach the model. */
   onInternalError: (error: unknown) => void;
 }
@@ -41,6 +46,8 @@ export const DEFAULT_MEMORY_ENGINE_OPTIONS: Readonly<MemoryEngineOptions> = Obje
   storeLock: NO_STORE_LOCK,
   quotaRecheckMs: 60_000,
   now: () => Date.now(),
+  history: DEFAULT_HISTORY_RETENTION,
+  author: { name: 'agent' },
   onInternalError: () => undefined,
 });
 
@@ -55,6 +62,11 @@ export function resolveMemoryEngineOptions(options: Partial<MemoryEngineOptions>
   // Settings arrive from users: anything but an explicit 'overwrite' keeps the reference behaviour.
   merged.createPolicy = merged.createPolicy === 'overwrite' ? 'overwrite' : 'error';
   merged.writeGuards = [...merged.writeGuards];
+  if (merged.history !== false) {
+    for (const key of ['maxVersionsPerFile', 'maxDays', 'maxBytes'] as const) {
+      if (!Number.isFinite(merged.history[key]) || merged.history[key] <= 0) throw new RangeError(`MemoryEngineOptions.history.${key} must be a positive number`);
+    }
+  }
   return merged;
 }
 

@@ -1,4 +1,5 @@
 /** The memory tool's wire shapes (memory_20250818) and the engine's result type. */
+import type { Author } from './history/types';
 
 export const MEMORY_TOOL = { type: 'memory_20250818', name: 'memory' } as const;
 export const MEMORY_ROOT = '/memories';
@@ -25,6 +26,8 @@ export interface TouchedPath {
   path: string;
   /** For renames: the new `/memories/...` path. */
   newPath?: string;
+  /** The history version the change was recorded as (when history is on). */
+  version?: number;
 }
 
 export interface MemoryToolResult {
@@ -39,7 +42,8 @@ export interface MemoryToolResult {
  * CLI depend only on this.
  */
 export interface MemoryToolExecutor {
-  execute(input: unknown, signal?: AbortSignal): Promise<MemoryToolResult>;
+  /** `author`: who the call is by, for the store's history (executors without history ignore it). */
+  execute(input: unknown, signal?: AbortSignal, author?: Author): Promise<MemoryToolResult>;
 }
 
 /** A change the agent's memory tool call would make to one protected file. */

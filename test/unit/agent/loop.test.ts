@@ -44,7 +44,7 @@ describe('agent loop: memory sessions against the scripted API', () => {
         ['toolu_2', 'create', '/memories/progress.md', false, 'created /memories/progress.md'],
       ],
     );
-    assert.deepEqual(rec.of('tool_end')[1].touched, { kind: 'write', path: '/memories/progress.md' });
+    assert.deepEqual(rec.of('tool_end')[1].touched, { kind: 'write', path: '/memories/progress.md', version: 1 });
     assert.equal(rec.of('usage').length, 3);
     assert.deepEqual(rec.events.at(-1), { type: 'done', stop_reason: 'end_turn' });
 

@@ -184,7 +184,7 @@ describe('claude-memory exec (process)', function () {
       const r = await runCli(['exec'], jsonl({ command: 'create', path: '/memories/a.md', file_text: 'a' }), tmp);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(fs.readFileSync(path.join(tmp, '.claude-memories/.meta/.gitignore'), 'utf8'), '*\n');
-      assert.deepEqual(fs.readdirSync(path.join(tmp, '.claude-memories/.meta')).sort(), ['.gitignore']);
+      assert.deepEqual(fs.readdirSync(path.join(tmp, '.claude-memories/.meta')).sort(), ['.gitignore', 'history']);
     });
   });
 

@@ -9,7 +9,7 @@ forEachStore('delete', (t) => {
     await t.store.seed('keep.txt', 'k');
     const result = await t.run({ command: 'delete', path: '/memories/old_file.txt' });
     assert.equal(ok(result), 'Successfully deleted /memories/old_file.txt');
-    assert.deepEqual(result.touched, { kind: 'delete', path: '/memories/old_file.txt' });
+    assert.deepEqual(result.touched, { kind: 'delete', path: '/memories/old_file.txt', version: 1 });
     assert.equal(await t.store.peek('old_file.txt'), undefined);
     assert.equal(await t.store.peekText('keep.txt'), 'k');
   });
@@ -50,7 +50,7 @@ forEachStore('rename', (t) => {
     await t.store.seed('draft.txt', 'content');
     const result = await t.run({ command: 'rename', old_path: '/memories/draft.txt', new_path: '/memories/final.txt' });
     assert.equal(ok(result), 'Successfully renamed /memories/draft.txt to /memories/final.txt');
-    assert.deepEqual(result.touched, { kind: 'rename', path: '/memories/draft.txt', newPath: '/memories/final.txt' });
+    assert.deepEqual(result.touched, { kind: 'rename', path: '/memories/draft.txt', newPath: '/memories/final.txt', version: 1 });
     assert.equal(await t.store.peek('draft.txt'), undefined);
     assert.equal(await t.store.peekText('final.txt'), 'content');
   });

@@ -8,7 +8,7 @@ forEachStore('create', (t) => {
     const text = 'Meeting notes:\n- Discussed project timeline\n- Next steps defined\n';
     const result = await t.run({ command: 'create', path: '/memories/projects/acme/notes.txt', file_text: text });
     assert.equal(ok(result), 'File created successfully at: /memories/projects/acme/notes.txt');
-    assert.deepEqual(result.touched, { kind: 'write', path: '/memories/projects/acme/notes.txt' });
+    assert.deepEqual(result.touched, { kind: 'write', path: '/memories/projects/acme/notes.txt', version: 1 });
     assert.equal(await t.store.peekText('projects/acme/notes.txt'), text);
   });
 
@@ -81,7 +81,7 @@ forEachStore('str_replace', (t) => {
         '    10\tl10',
       ].join('\n'),
     );
-    assert.deepEqual(result.touched, { kind: 'write', path: '/memories/p.txt' });
+    assert.deepEqual(result.touched, { kind: 'write', path: '/memories/p.txt', version: 2 });
     assert.equal(await t.store.peekText('p.txt'), 'l1\nl2\nl3\nl4\nl5\nFavorite color: green\nl7\nl8\nl9\nl10\nl11\n');
   });
 
@@ -191,7 +191,7 @@ forEachStore('insert', (t) => {
     await t.store.seed('todo.txt', '- a\n- b\n- c\n');
     const result = await t.run({ command: 'insert', path: '/memories/todo.txt', insert_line: 2, insert_text: '- Review memory tool documentation\n' });
     assert.equal(ok(result), 'The file /memories/todo.txt has been edited.');
-    assert.deepEqual(result.touched, { kind: 'write', path: '/memories/todo.txt' });
+    assert.deepEqual(result.touched, { kind: 'write', path: '/memories/todo.txt', version: 2 });
     assert.equal(await t.store.peekText('todo.txt'), '- a\n- b\n- Review memory tool documentation\n- c\n');
     ok(await t.run({ command: 'insert', path: '/memories/todo.txt', insert_line: 0, insert_text: '# TODO' }));
     assert.equal(await t.store.peekText('todo.txt'), '# TODO\n- a\n- b\n- Review memory tool documentation\n- c\n');

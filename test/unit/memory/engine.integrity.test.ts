@@ -148,7 +148,7 @@ class RecordingLock implements StoreLock {
 }
 
 describe('the engine holds the store lock', () => {
-  it('around every change (agent or hand edit), never around a view', async () => {
+  it('around every change (agent, hand edit, the note of a read); a view itself needs none', async () => {
     const fs = new InMemoryFileSystem();
     const lock = new RecordingLock();
     const engine = new MemoryEngine(fs, { storeLock: lock });
@@ -160,7 +160,22 @@ describe('the engine holds the store lock', () => {
     ok(await engine.execute({ command: 'create', path: '/memories/a.md', file_text: 'x' }));
     ok(await engine.execute({ command: 'view', path: '/memories/a.md' }));
     await engine.update('a.md', () => 'y');
-    assert.deepEqual(lock.events, ['acquire', 'write', 'release', 'acquire', 'write', 'release']);
+    // Every write (memory file, history, the read note) happens while the lock is held.
+    let held = false;
+    for (const event of lock.events) {
+      if (event === 'acquire') held = true;
+      else if (event === 'release') held = false;
+      else assert.ok(held, `a write outside the lock: ${lock.events.join(' ')}`);
+    }
+    assert.equal(lock.events.filter((e) => e === 'acquire').length, 3, 'create, the note of the first read, update');
+    // A read noted within the hour is not noted again: the view runs without the lock...
+    const seen = lock.events.length;
+    ok(await engine.execute({ command: 'view', path: '/memories/a.md' }));
+    assert.equal(lock.events.length, seen);
+    // ...and a lock that cannot be had never stops a view (the note is best effort).
+    fs.seed('b.md', 'other');
+    lock.busy = true;
+    ok(await engine.execute({ command: 'view', path: '/memories/b.md' }));
   });
 
   it('releases it when the command fails', async () => {

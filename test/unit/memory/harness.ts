@@ -18,7 +18,10 @@ export interface StoreHarness {
   peekText(rel: string): Promise<string | undefined>;
   /** A link at `rel` to the store-relative `target`, or to a folder outside the store. */
   symlink(rel: string, target: { inside: string } | 'outside-dir' | 'outside-file'): Promise<void>;
-  /** Every entry with its content, sorted: equal snapshots mean nothing changed. */
+  /**
+   * Every memory entry with its content, sorted: equal snapshots mean no memory changed. The
+   * store's private `.meta` folder (lock, history, read times) is left out: history tests look at it.
+   */
   snapshot(): Promise<string[]>;
   cleanup(): Promise<void>;
 }
@@ -38,7 +41,7 @@ const inMemory: HarnessFactory = {
       peek: async (rel) => fake.peek(rel),
       peekText: async (rel) => fake.peekText(rel),
       symlink: async (rel, target) => fake.symlink(rel, typeof target === 'string' ? `../../${target}` : target.inside),
-      snapshot: async () => fake.snapshot(),
+      snapshot: async () => withoutMeta(fake.snapshot()),
       cleanup: async () => undefined,
     };
   },
@@ -95,7 +98,7 @@ const node: HarnessFactory = {
         await walk(store, '');
         // The outside folder must never change either.
         out.push(`outside: ${(await fs.readdir(outside)).sort().join(',')}`);
-        return out.sort();
+        return withoutMeta(out).sort();
       },
       cleanup: () => fs.rm(base, { recursive: true, force: true }),
     };
@@ -155,4 +158,8 @@ export function failed(result: MemoryToolResult): string {
 /** Asserts the exact error text. */
 export function failsWith(result: MemoryToolResult, text: string): void {
   assert.equal(failed(result), text);
+}
+
+function withoutMeta(entries: string[]): string[] {
+  return entries.filter((e) => !e.startsWith('.meta/'));
 }

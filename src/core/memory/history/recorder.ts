@@ -1,0 +1,121 @@
+/**
+ * Turns the engine's changes into history versions. The engine captures the files a command
+ * will touch before it runs (their bytes) and hands them back afterwards with what happened;
+ * everything here runs inside the engine's locked section. A content the history has not seen
+ * (the user edited the file by hand, or it predates history) is first recorded as the user's
+ * `edit`, so that every agent change can be undone to exactly what was there before it.
+ * Recording never fails the change itself: the file is already written, so a history failure is
+ * reported through `onError` and the change stands.
+ */
+import { joinRel } from '../paths';
+import type { SafeStore } from '../store';
+import { liveFiles, type MemoryHistory } from './historyStore';
+import type { StoreMarks } from './marks';
+import { sha256Hex } from './sha256';
+import { AUTHORS, type Author, type HistoryOp } from './types';
+
+export interface Captured {
+  rel: string;
+  bytes: Uint8Array;
+}
+
+export class HistoryRecorder {
+  constructor(
+    private readonly store: SafeStore,
+    readonly history: MemoryHistory,
+    readonly marks: StoreMarks,
+    private readonly onError: (e: unknown) => void,
+  ) {}
+
+  /** The regular files at or below `rel` with their bytes (links skipped, never followed). */
+  async capture(rel: string): Promise<Captured[]> {
+    const inspection = await this.store.inspect(rel);
+    if (inspection.kind === 'file') return [{ rel, bytes: await this.store.readFile(rel) }];
+    if (inspection.kind !== 'directory') return [];
+    const out: Captured[] = [];
+    await this.store.walk(rel, async (entry) => {
+      if (entry.type === 'file') out.push({ rel: entry.rel, bytes: await this.store.readFile(entry.rel) });
+    });
+    return out;
+  }
+
+  /** After a write of `rel` (create, str_replace, insert, a hand edit, a restore): its new version. */
+  async written(op: HistoryOp, rel: string, before: readonly Captured[], author: Author, restoredFrom?: number): Promise<number | undefined> {
+    return this.guard(async () => {
+      for (const file of before) await this.baseline(file);
+      const inspection = await this.store.inspect(rel);
+      if (inspection.kind !== 'file') return undefined;
+      const content = await this.store.readFile(rel);
+      const entry = await this.history.record({ op, path: rel, author, content, ...(restoredFrom !== undefined ? { restoredFrom } : {}) });
+      return entry.version;
+    });
+  }
+
+  /** After a delete: one `delete` version per file that was there, holding what it held. */
+  async deleted(rel: string, before: readonly Captured[], author: Author): Promise<number | undefined> {
+    return this.guard(async () => {
+      let last: number | undefined;
+      for (const file of before) last = (await this.history.record({ op: 'delete', path: file.rel, author, content: file.bytes })).version;
+      await this.marks.removed(rel);
+      return last;
+    });
+  }
+
+  /** After a rename of `from` to `to`: one `rename` version per file moved. */
+  async renamed(from: string, to: string, before: readonly Captured[], author: Author): Promise<number | undefined> {
+    return this.guard(async () => {
+      let last: number | undefined;
+      for (const file of before) {
+        const path = file.rel === from ? to : joinRel(to, file.rel.slice(from.length + 1));
+        last = (await this.history.record({ op: 'rename', path, oldPath: file.rel, author, content: file.bytes })).version;
+      }
+      await this.marks.moved(from, to);
+      return last;
+    });
+  }
+
+  /**
+   * A change seen from outside (the editor, git, a sync tool): the file's content, when history
+   * does not have it yet, becomes the user's `edit`; a file history knows that is gone becomes
+   * the user's `delete` with the last content history had. Returns the version, if one was made.
+   */
+  async noticed(rel: string): Promise<number | undefined> {
+    return this.guard(async () => {
+      const inspection = await this.store.inspect(rel);
+      if (inspection.kind === 'file') return this.baseline({ rel, bytes: await this.store.readFile(rel) });
+      if (inspection.kind === 'directory') {
+        let last: number | undefined;
+        await this.store.walk(rel, async (entry) => {
+          if (entry.type === 'file') last = (await this.baseline({ rel: entry.rel, bytes: await this.store.readFile(entry.rel) })) ?? last;
+        });
+        return last;
+      }
+      if (inspection.kind !== 'missing') return undefined;
+      let last: number | undefined;
+      for (const [path, entry] of liveFiles(await this.history.list())) {
+        if (path !== rel && !path.startsWith(`${rel}/`)) continue;
+        if ((await this.store.inspect(path)).kind !== 'missing') continue;
+        const content = await this.history.content(entry.version);
+        if (content === undefined) continue;
+        last = (await this.history.record({ op: 'delete', path, author: AUTHORS.user, content })).version;
+      }
+      return last;
+    });
+  }
+
+  /** Records the user's `edit` when history's newest version of the file holds other bytes. */
+  private async baseline(file: Captured): Promise<number | undefined> {
+    const latest = await this.history.latest(file.rel);
+    if (latest !== undefined && latest.op !== 'delete' && latest.sha256 === (await sha256Hex(file.bytes))) return undefined;
+    return (await this.history.record({ op: 'edit', path: file.rel, author: AUTHORS.user, content: file.bytes })).version;
+  }
+
+  private async guard<T>(task: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await task();
+    } catch (e) {
+      this.onError(e);
+      return undefined;
+    }
+  }
+}
