@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
+import { AUTHORS } from '../core/memory';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
@@ -79,6 +80,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
   };
   const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), {
     guards: args.guards,
+    author: AUTHORS.run,
     onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`),
   });
   try {
