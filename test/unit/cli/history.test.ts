@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createNodeMemoryEngine } from '../../../src/platform/node/nodeMemoryEngine';
 import { exec, HISTORY_CLI, historyJson } from './historySupport';
 import { bundleCli, runCliProcess } from './support';
 
@@ -73,6 +74,19 @@ describe('claude-memory history and restore (process)', function () {
 
     const none = await runCliProcess(HISTORY_CLI, ['history', 'zzz.md'], ws);
     assert.equal(none.stdout, 'No versions of /memories/zzz.md in the history.\n');
+  });
+
+  it('names a chat version by its title and turn, and gives its session and turn in JSON', async () => {
+    const { engine } = createNodeMemoryEngine(store);
+    const chat = { name: 'chat', session: 'c-42', turn: 3, title: 'Fix login' };
+    assert.equal((await engine.execute({ command: 'create', path: '/memories/login.md', file_text: 'use OAuth' }, undefined, chat)).is_error, false);
+    await engine.update('login.md', () => 'use OAuth\nby hand');
+    const [created, edited] = await historyJson(ws);
+    assert.deepEqual([created.author, created.session, created.turn], ['chat', 'c-42', 3]);
+    assert.deepEqual([edited.op, edited.author, edited.session, edited.turn], ['edit', 'user', undefined, undefined]);
+    const r = await runCliProcess(HISTORY_CLI, ['history', 'login.md'], ws);
+    assert.match(r.stdout, /\nv1\s.*\screate\s+\/memories\/login\.md\s+chat 'Fix login' \(turn 3\)\n/);
+    assert.match(r.stdout, /\nv2\s.*\sedit\s+\/memories\/login\.md\s+user\n$/);
   });
 
   it('refuses bad paths and arguments with one line', async () => {
