@@ -21,6 +21,7 @@ Reads memory tool inputs as JSON Lines from stdin, e.g.
 runs them in order against DIR/${STORE_FOLDER} (created if missing) and writes one line
   {"is_error":false,"content":"..."}
 per input to stdout. Blank lines are skipped; a bad line gets an error line and the rest still run.
+Every change is kept as a version by the author 'exec' (see '${CLI_NAME} history').
 ${GUARDS_HELP}
 
 Options:
