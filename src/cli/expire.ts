@@ -7,9 +7,9 @@
 import { DEFAULT_EXPIRY_DAYS, displayOf, type ExpiredFile } from '../core/memory';
 import { isMemoryError, userFacingReason } from '../core/memory/errors';
 import { SESSION_FILES } from '../core/session/memoryFiles';
-import { CLI_NAME, parseOptions, startCommand, UsageError } from './args';
-import { oneLine, STORE_FOLDER, type CliIo } from './exec';
-import { columns, localTime, openHistoryStore } from './storeHistory';
+import { CLI_NAME, type CommandStartIo, parseOptions, startCommand, UsageError } from './args';
+import { oneLine, STORE_FOLDER } from './exec';
+import { columns, localTime, openHistoryStore, processOutputIo } from './storeHistory';
 
 export const EXPIRE_USAGE = `Usage: ${CLI_NAME} expire [--workspace DIR] [--days N] [--dry-run] [--json]
 
@@ -29,9 +29,7 @@ Options:
   -h, --help            Show this help.
 `;
 
-const processIo = (): Omit<CliIo, 'stdin'> => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
-
-export async function expireCommand(argv: string[], io: Omit<CliIo, 'stdin'> = processIo()): Promise<number> {
+export async function expireCommand(argv: string[], io: CommandStartIo = processOutputIo()): Promise<number> {
   const start = startCommand('expire', EXPIRE_USAGE, argv, parseExpireArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args, workspace } = start;

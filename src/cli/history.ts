@@ -1,9 +1,9 @@
 /** `claude-memory history [PATH]`: the store's versions (or one file's), oldest first. */
 import { displayOf, historyRecordJson, type HistoryEntry } from '../core/memory';
 import { userFacingReason } from '../core/memory/errors';
-import { CLI_NAME, parseOptions, startCommand, UsageError } from './args';
-import { oneLine, STORE_FOLDER, type CliIo } from './exec';
-import { authorLabel, columns, entryPathLabel, localTime, memoryPathArg, openHistoryStore } from './storeHistory';
+import { CLI_NAME, type CommandStartIo, parseOptions, startCommand, UsageError } from './args';
+import { oneLine, STORE_FOLDER } from './exec';
+import { authorLabel, columns, entryPathLabel, localTime, memoryPathArg, openHistoryStore, processOutputIo } from './storeHistory';
 
 export const HISTORY_USAGE = `Usage: ${CLI_NAME} history [--workspace DIR] [--json] [PATH]
 
@@ -20,9 +20,7 @@ Options:
   -h, --help            Show this help.
 `;
 
-const processIo = (): Omit<CliIo, 'stdin'> => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
-
-export async function historyCommand(argv: string[], io: Omit<CliIo, 'stdin'> = processIo()): Promise<number> {
+export async function historyCommand(argv: string[], io: CommandStartIo = processOutputIo()): Promise<number> {
   const start = startCommand('history', HISTORY_USAGE, argv, parseHistoryArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args, workspace } = start;

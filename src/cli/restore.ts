@@ -4,9 +4,9 @@
  */
 import { displayOf, FileType } from '../core/memory';
 import { isMemoryError, userFacingReason } from '../core/memory/errors';
-import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
-import { oneLine, STORE_FOLDER, type CliIo } from './exec';
-import { memoryPathArg, openHistoryStore } from './storeHistory';
+import { CLI_NAME, type CommandStartIo, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
+import { oneLine, STORE_FOLDER } from './exec';
+import { memoryPathArg, openHistoryStore, processOutputIo } from './storeHistory';
 
 export const RESTORE_USAGE = `Usage: ${CLI_NAME} restore [--workspace DIR] PATH --version N
 
@@ -21,9 +21,7 @@ Options:
   -h, --help            Show this help.
 `;
 
-const processIo = (): Omit<CliIo, 'stdin'> => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
-
-export async function restoreCommand(argv: string[], io: Omit<CliIo, 'stdin'> = processIo()): Promise<number> {
+export async function restoreCommand(argv: string[], io: CommandStartIo = processOutputIo()): Promise<number> {
   const start = startCommand('restore', RESTORE_USAGE, argv, parseRestoreArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args, workspace } = start;

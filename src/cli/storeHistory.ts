@@ -7,7 +7,11 @@ import * as path from 'node:path';
 import { AUTHORS, displayOf, parseMemoryPath, type Author, type HistoryEntry, type MemoryPath } from '../core/memory';
 import { MEMORY_ROOT } from '../core/memory/types';
 import { createNodeMemoryEngine, type NodeMemory } from '../platform/node/nodeMemoryEngine';
+import type { CommandStartIo } from './args';
 import { STORE_FOLDER } from './exec';
+
+/** These commands read no stdin. */
+export const processOutputIo = (): CommandStartIo => ({ stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
 
 /**
  * The workspace's memory store with its history. Opening creates nothing: a store without
