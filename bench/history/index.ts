@@ -4,8 +4,9 @@
  * JSON Lines loop, on the engine as Node processes build it (Node adapter + cross-process store
  * lock, createNodeMemoryEngine), with history off (the baseline), on with the default retention,
  * and on with retention effectively off; interleaved in the same run, median of BENCH_REPS passes,
- * fresh store each. Then the history's size on disk after the whole workload, for both
- * retentions, next to the size of the memory files themselves.
+ * fresh store each (the order rotates each pass). Then the history's size on disk after the
+ * workload, for both retentions, next to the size of the memory files themselves; and the same
+ * for an edit-heavy workload (10,000 edits to 20 files), where retention has work to do.
  * Env: BENCH_OPS (default 10000), BENCH_REPS (3), BENCH_DIR (where stores live).
  */
 import * as fs from 'node:fs';
@@ -15,6 +16,7 @@ import { createNodeMemoryEngine } from '../../src/platform/node/nodeMemoryEngine
 import { benchBase, freshDir, median, runPass, table } from '../engine/measure';
 import type { Target } from '../engine/targets';
 import { describeWorkload, generateWorkload } from '../engine/workload';
+import { editHeavyWorkload } from './editHeavy';
 
 const UNLIMITED: HistoryRetention = { maxVersionsPerFile: 1e9, maxDays: 1e6, maxBytes: Number.MAX_SAFE_INTEGER };
 
@@ -71,8 +73,9 @@ export async function run(): Promise<void> {
   const errors = new Map<Target, number>();
   const sizes = new Map<Target, { history: DiskUse; memory: DiskUse }>();
   for (let rep = 0; rep < reps; rep++) {
-    // Interleaved so that machine noise spreads over all targets alike.
-    for (const target of targets) {
+    // Interleaved so that machine noise spreads over all targets alike; rotated so that none
+    // always runs right after another's clean-up.
+    for (const target of [...targets.slice(rep % targets.length), ...targets.slice(0, rep % targets.length)]) {
       const dir = freshDir('history');
       try {
         const pass = await runPass(target, jsonl, dir);
@@ -95,12 +98,42 @@ export async function run(): Promise<void> {
   );
   console.log(`  history on / off = ${(opsPerSec(on) / opsPerSec(off)).toFixed(2)}x (default retention), ${(opsPerSec(all) / opsPerSec(off)).toFixed(2)}x (retention off)`);
 
-  console.log(`\nhistory: size on disk after the ${opCount.toLocaleString('en-US')} operations (last pass)`);
-  const rows = [on, all].map((t) => {
-    const s = sizes.get(t)!;
-    return [t.label, s.history.files.toLocaleString('en-US'), kib(s.history.bytes), kib(s.history.allocated), `${(s.history.bytes / Math.max(1, s.memory.bytes)).toFixed(1)}x`];
-  });
+  printSizes(`the ${opCount.toLocaleString('en-US')} mixed operations (last pass)`, sizes, off, [on, all]);
+
+  // Retention at work: one pass each, timed as well.
+  const edits = editHeavyWorkload(opCount);
+  const editJsonl = edits.map((op) => JSON.stringify(op)).join('\n') + '\n';
+  const editSizes = new Map<Target, { history: DiskUse; memory: DiskUse }>();
+  const editMs = new Map<Target, number>();
+  for (const target of targets) {
+    const dir = freshDir('history-edits');
+    try {
+      const pass = await runPass(target, editJsonl, dir);
+      if (pass.errors > 0) throw new Error(`edit-heavy workload: ${pass.errors} errors, e.g. ${pass.sampleErrors[0]}`);
+      editMs.set(target, pass.ms);
+      const root = path.join(dir, '.claude-memories');
+      editSizes.set(target, { history: diskUse(path.join(root, HISTORY_FOLDER)), memory: diskUse(root, path.join(root, '.meta')) });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  console.log(`\nhistory: ${opCount.toLocaleString('en-US')} edits to 20 files (${describeWorkload(edits)}), one pass each`);
+  console.log(
+    table(
+      ['engine', 'ops/s', 'ms', 'vs off'],
+      targets.map((t) => [t.label, Math.round(opCount / (editMs.get(t)! / 1000)).toLocaleString('en-US'), editMs.get(t)!.toFixed(0), `${(editMs.get(off)! / editMs.get(t)!).toFixed(2)}x`]),
+    ),
+  );
+  printSizes('the edit-heavy workload', editSizes, off, [on, all]);
+}
+
+function printSizes(what: string, sizes: Map<Target, { history: DiskUse; memory: DiskUse }>, off: Target, withHistory: Target[]): void {
+  console.log(`\nhistory: size on disk after ${what}`);
   const memory = sizes.get(off)!.memory;
-  rows.unshift(['memory files themselves (baseline)', memory.files.toLocaleString('en-US'), kib(memory.bytes), kib(memory.allocated), '1.0x']);
+  const rows = [['memory files themselves (baseline)', memory.files.toLocaleString('en-US'), kib(memory.bytes), kib(memory.allocated), '1.0x']];
+  for (const t of withHistory) {
+    const s = sizes.get(t)!.history;
+    rows.push([t.label, s.files.toLocaleString('en-US'), kib(s.bytes), kib(s.allocated), `${(s.bytes / Math.max(1, memory.bytes)).toFixed(1)}x`]);
+  }
   console.log(table(['.meta/history', 'files', 'bytes', 'allocated', 'vs memory bytes'], rows));
 }
