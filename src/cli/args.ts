@@ -16,6 +16,9 @@ Commands:
           and write one JSON result per line to stdout.
   run     Run a Claude session with the memory tool (see '${CLI_NAME} run --help').
   mcp     Serve the workspace memory to any MCP client over stdio (see '${CLI_NAME} mcp --help').
+  history List the versions of the memory files (or of one file), with their authors.
+  restore Give a memory file the content of an earlier version (a deleted file comes back).
+  expire  Delete memory files nobody has used for a long time (restorable from history).
 
 Options:
   -h, --help      Show this help.

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
+import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand } from './args';
 import { execJsonLines } from './jsonLines';
@@ -21,6 +21,7 @@ Reads memory tool inputs as JSON Lines from stdin, e.g.
 runs them in order against DIR/${STORE_FOLDER} (created if missing) and writes one line
   {"is_error":false,"content":"..."}
 per input to stdout. Blank lines are skipped; a bad line gets an error line and the rest still run.
+Every change is kept as a version by the author 'exec' (see '${CLI_NAME} history').
 ${GUARDS_HELP}
 
 Options:
@@ -46,7 +47,11 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
   if ('exitCode' in start) return start.exitCode;
   const { args: parsed, workspace } = start;
   const reportInternal = (e: unknown) => io.stderr.write(`${CLI_NAME} exec: internal error: ${oneLine(e)}\n`);
-  const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), { ...parsed.engineOptions, onInternalError: reportInternal });
+  const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), {
+    ...parsed.engineOptions,
+    author: AUTHORS.exec,
+    onInternalError: reportInternal,
+  });
   try {
     // The documented behaviour: the root exists before the first call, so `view /memories` works.
     await store.createDirectory('');

@@ -1,6 +1,9 @@
 // `claude-memory`: the headless CLI over the same core as the extension (bundled to dist/cli.js).
 import { CLI_NAME, MAIN_USAGE, readVersion } from './args';
 import { execCommand, oneLine } from './exec';
+import { expireCommand } from './expire';
+import { historyCommand } from './history';
+import { restoreCommand } from './restore';
 import { runCommand } from './run';
 
 type Command = (argv: string[]) => Promise<number>;
@@ -8,7 +11,14 @@ type Command = (argv: string[]) => Promise<number>;
 // mcp loads the MCP SDK only when it runs, so `exec` and `run` start as fast as before.
 const mcpCommand: Command = async (argv) => (await import('./mcp/command')).mcpCommand(argv);
 
-const COMMANDS: Readonly<Record<string, Command>> = { exec: execCommand, run: runCommand, mcp: mcpCommand };
+const COMMANDS: Readonly<Record<string, Command>> = {
+  exec: execCommand,
+  run: runCommand,
+  mcp: mcpCommand,
+  history: historyCommand,
+  restore: restoreCommand,
+  expire: expireCommand,
+};
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;

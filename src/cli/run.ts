@@ -7,6 +7,7 @@
  */
 import * as path from 'node:path';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
+import { AUTHORS } from '../core/memory';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
@@ -21,7 +22,8 @@ export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [
 Runs Claude with the memory tool on DIR/${STORE_FOLDER}, the text editor and bash on DIR until it
 finishes answering PROMPT. Reads are always allowed; writes and commands only with the flags below.
 Needs ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL overrides the API address.
-Assistant text goes to stdout, one line per tool call to stderr.
+Assistant text goes to stdout, one line per tool call to stderr. Memory changes are kept as
+versions by the author 'run' (see '${CLI_NAME} history').
 ${GUARDS_HELP}
 
 Options:
@@ -79,6 +81,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
   };
   const { fs: store, engine } = createNodeMemoryEngine(path.join(workspace, STORE_FOLDER), {
     guards: args.guards,
+    author: AUTHORS.run,
     onInternalError: (e) => logger.error(`[memory] internal error: ${oneLine(e)}`),
   });
   try {

@@ -11,6 +11,7 @@ export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [--max-file-b
 Serves DIR/.claude-memories (created if missing) to any MCP client over stdio: one tool,
 workspace_memory (the memory tool's commands), and the memory files as resources
 (memory:///memories/...). stdout carries only protocol messages; logs go to stderr.
+Every change is kept as a version by the author 'mcp:<client name>' (see '${CLI_NAME} history').
 Add it to Claude Code with:
   claude mcp add workspace-memory -- ${CLI_NAME} mcp --workspace /path/to/project
 

@@ -16,6 +16,7 @@ import {
   type ReadResourceResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { isMemoryError } from '../../core/memory/errors';
+import { mcpAuthor } from '../../core/memory/history/types';
 import { imageTypeOfPath } from '../../core/memory/images';
 import type { MemoryFileSystem } from '../../core/memory/fileSystem';
 import { SHARED_TOOL_DESCRIPTION, SHARED_TOOL_INPUT_SCHEMA, SHARED_TOOL_NAME } from '../../core/memory/sharedTool';
@@ -65,8 +66,10 @@ export function createMemoryServer(options: MemoryServerOptions): MemoryServer {
     if (request.params.name !== SHARED_TOOL_NAME) {
       throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}. This server has one tool, ${SHARED_TOOL_NAME}.`);
     }
-    // The engine validates the input and answers every problem as an is_error result.
-    const result = await engine.execute(request.params.arguments ?? {}, extra.signal);
+    // The engine validates the input and answers every problem as an is_error result. History
+    // names the client as it introduced itself in `initialize` (mcp:<name>).
+    const author = mcpAuthor(server.getClientVersion()?.name);
+    const result = await engine.execute(request.params.arguments ?? {}, extra.signal, author);
     return toCallToolResult(result);
   });
 

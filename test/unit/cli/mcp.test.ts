@@ -10,6 +10,7 @@ import {
   ResourceUpdatedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { createNodeMemoryEngine } from '../../../src/platform/node/nodeMemoryEngine';
 import { SHARED_TOOL_DESCRIPTION, SHARED_TOOL_INPUT_SCHEMA, SHARED_TOOL_NAME } from '../../../src/core/memory/sharedTool';
 import { connectMcp, MCP_CLI, snapshot, type Connected } from './mcpSupport';
 import { bundleCli, REPO } from './support';
@@ -171,6 +172,41 @@ describe('claude-memory mcp (MCP client over stdio)', function () {
     await assert.rejects(server.client.readResource({ uri: 'memory:///memories/nope.md' }), (e: unknown) => e instanceof McpError && e.code === -32002 && /does not exist/.test(e.message));
     await assert.rejects(server.client.readResource({ uri: 'memory:///memories/../../etc/passwd' }), McpError);
     await assert.rejects(server.client.readResource({ uri: 'file:///etc/passwd' }), (e: unknown) => e instanceof McpError && e.code === -32602);
+  });
+
+  it('records its writes by mcp:<the client’s name from initialize>', async () => {
+    server = await connectMcp(ws);
+    assert.equal(textOf(await call(server, { command: 'create', path: '/memories/a.md', file_text: 'x' })), 'File created successfully at: /memories/a.md');
+    await call(server, { command: 'str_replace', path: '/memories/a.md', old_str: 'x', new_str: 'y' });
+    const { engine } = createNodeMemoryEngine(store);
+    assert.deepEqual(
+      (await engine.history()).map((e) => [e.op, e.author]),
+      [
+        ['create', { name: 'mcp:mcp-test' }],
+        ['str_replace', { name: 'mcp:mcp-test' }],
+      ],
+    );
+  });
+
+  it('never shows the store’s private .meta folder (history, reads, pins), neither as resources nor through the tool', async () => {
+    server = await connectMcp(ws);
+    await call(server, { command: 'create', path: '/memories/a.md', file_text: 'x' });
+    await call(server, { command: 'view', path: '/memories/a.md' });
+    await createNodeMemoryEngine(store).engine.setPinned('a.md', true);
+    for (const rel of ['.meta/history/head', '.meta/usage.json', '.meta/pins.json']) assert.ok(fs.existsSync(path.join(store, rel)), rel);
+    const { resources } = await server.client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), ['memory:///memories/a.md']);
+    for (const rel of ['.meta/history/head', '.meta/usage.json', '.meta/pins.json', '.META/pins.json', 'x/../.meta/pins.json']) {
+      await assert.rejects(server.client.readResource({ uri: `memory:///memories/${rel}` }), McpError, rel);
+      const viewed = await call(server, { command: 'view', path: `/memories/${rel}` });
+      assert.equal(viewed.isError, true, rel);
+    }
+    const root = textOf(await call(server, { command: 'view', path: '/memories' }));
+    assert.ok(!root.includes('.meta'), root);
+    const head = fs.readFileSync(path.join(store, '.meta/history/head'));
+    const written = await call(server, { command: 'create', path: '/memories/.meta/history/head', file_text: '{}' });
+    assert.equal(written.isError, true);
+    assert.deepEqual(fs.readFileSync(path.join(store, '.meta/history/head')), head);
   });
 
   it('tells the client when the store changes, whoever changed it', async () => {

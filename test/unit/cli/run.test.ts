@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startMockMessagesApi, type MockMessagesApi, type MockStep, type MockTurn } from '../../support/mockMessagesApi';
+import { createNodeMemoryEngine } from '../../../src/platform/node/nodeMemoryEngine';
 import { bundleCli } from './support';
 
 const KEY = 'sk-ant-api03-CLI-RUN-TEST-KEY-9q8w7e6r5t';
@@ -73,6 +74,16 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     const body = server!.requests[0].body as { model: string; messages: Array<{ content: Array<{ text: string }> }> };
     assert.equal(body.model, 'claude-cli-model');
     assert.equal(body.messages[0].content[0].text, 'Remember to ship');
+  });
+
+  it('records its memory writes in history by the author run', async () => {
+    const r = await run(createThenAnswer, ['Remember to ship']);
+    assert.equal(r.code, 0, r.stderr);
+    const { engine } = createNodeMemoryEngine(path.join(workspace, '.claude-memories'));
+    assert.deepEqual(
+      (await engine.history()).map((e) => [e.op, e.path, e.author]),
+      [['create', 'todo.md', { name: 'run' }]],
+    );
   });
 
   it('writes one JSON event per line with --json', async () => {

@@ -1,4 +1,5 @@
 /** Shared by the CLI process tests: building the CLI bundle they spawn. */
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -18,5 +19,25 @@ export async function bundleCli(outfile: string): Promise<void> {
     format: 'cjs',
     target: 'node20',
     logLevel: 'silent',
+  });
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `node <cli> ...args` in `cwd` with `stdin` (empty by default) and collects its output. */
+export function runCliProcess(cli: string, args: string[], cwd: string, stdin = ''): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
   });
 }
