@@ -19,6 +19,17 @@ const quickRow = '.quick-input-widget .quick-input-list .monaco-list-row';
 
 type Sent = { messages: Array<{ role: string; content: Array<{ type: string; text?: string; tool_use_id?: string; id?: string }> }> };
 
+/** The texts of the chat files in the extension's workspace storage (what a reload restores from). */
+function storedChats(userData: string): string[] {
+  const root = path.join(userData, 'User', 'workspaceStorage');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root).flatMap((ws) => {
+    const chats = path.join(root, ws, 'claude-workspace-memory.claude-workspace-memory', 'chats');
+    if (!fs.existsSync(chats)) return [];
+    return fs.readdirSync(chats).filter((f) => /^[0-9a-f-]+\.json$/.test(f)).map((f) => fs.readFileSync(path.join(chats, f), 'utf8'));
+  });
+}
+
 async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
   const input = chat.locator('#prompt');
   await input.click();
@@ -38,6 +49,8 @@ suite('chat history survives a window reload (e2e)', function () {
       { content: [{ type: 'text', text: 'We were on **F002**: listing todos.' }] },
       { content: [{ type: 'text', text: 'Next is F002, then F003.' }] },
       { content: [{ type: 'text', text: 'Hello from the second chat.' }] },
+      { content: [{ type: 'text', text: 'Running the tests first.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
+      { content: [{ type: 'text', text: 'Skipped the tests.' }] },
     ]);
     wb = await launchWorkbench({ kind: 'chathist', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
     const memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
@@ -118,5 +131,38 @@ suite('chat history survives a window reload (e2e)', function () {
     await page.keyboard.press('Escape');
     // Still the reopened chat on screen.
     await chat.locator('.entry.user', { hasText: FIRST }).waitFor({ timeout: 5_000 });
+  });
+
+  test('an answer running when the window reloads comes back stopped: its text kept, its open call answered, and the chat goes on', async function () {
+    const { page } = wb;
+    await command(page, 'Claude Memory: New Chat');
+    await sendFromComposer(chat, 'Run the tests please');
+    await chat.locator('button', { hasText: 'Allow once' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    // Saved while it waits: the chat file says the answer runs and the card asks.
+    const deadline = Date.now() + UI_TIMEOUT;
+    while (!storedChats(wb.server.dirs.userData).some((t) => t.includes('"running":true') && t.includes('"state":"pending"'))) {
+      assert.ok(Date.now() < deadline, 'the running answer was saved');
+      await page.waitForTimeout(200);
+    }
+
+    await page.reload();
+    await waitForWorkbench(page);
+    await command(page, 'Claude Memory: Open Chat');
+    chat = webviewFrame(page);
+    await chat.locator('.entry.notice', { hasText: 'Stopped: the window was reloaded while Claude was answering.' }).waitFor({ timeout: UI_TIMEOUT });
+    await chat.locator('.entry.assistant', { hasText: 'Running the tests first.' }).waitFor({ timeout: 5_000 });
+    assert.strictEqual(await chat.locator('.entry.tool.tool-error').count(), 1, 'the unanswered call is marked as interrupted');
+    assert.strictEqual(await chat.locator('button', { hasText: 'Allow once' }).count(), 0, 'nobody is asked any more');
+    await screenshot(page, 'chat-history-interrupted-light');
+
+    await sendFromComposer(chat, 'Skip them, just say hi.');
+    await chat.locator('.entry.assistant', { hasText: 'Skipped the tests.' }).waitFor({ timeout: 30_000 });
+    const sent = (mock.requests.at(-1)?.body as Sent).messages;
+    const call = sent.at(-2)?.content.find((b) => b.type === 'tool_use');
+    const answer = sent.at(-1)?.content ?? [];
+    assert.ok(call, 'the call is in the history');
+    assert.deepStrictEqual(answer.map((b) => b.type), ['tool_result', 'text'], 'its result, then the new message');
+    assert.strictEqual(answer[0].tool_use_id, call.id);
+    assert.strictEqual(answer[1].text, 'Skip them, just say hi.');
   });
 });
