@@ -141,6 +141,11 @@ export class ChatController implements vscode.Disposable {
   readonly restored: Promise<void>;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private disposed = false;
+  /**
+   * The New Chat, reopen or delete under way: a send waits for it, or it would start in the
+   * conversation being replaced and be wiped with it.
+   */
+  private switching: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly env: ChatEnvironment) {
     this.attachments = new ChatAttachments(env.pathOf);
@@ -320,6 +325,7 @@ export class ChatController implements vscode.Disposable {
     const text = prompt.trim();
     if (text === '') return { started: false, reason: 'The message is empty.' };
     await this.restored;
+    await this.switching;
     if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const disabled = this.disabled();
     if (disabled) return { started: false, reason: disabled.reason };
@@ -354,17 +360,18 @@ export class ChatController implements vscode.Disposable {
    * Stops any running answer and starts an empty chat; the conversation stays in Chat History
    * (the empty chat offers to reopen it). Memory files stay.
    */
-  async newChat(): Promise<void> {
-    await this.restored;
-    await this.settle();
-    await this.saveNow();
-    const had = this.chat !== undefined;
-    this.forgetConversation();
-    this.emit(this.transcript.clear());
-    this.emit(this.transcript.setPendingKey(false));
-    await this.env.archive.setCurrent(undefined);
-    await this.refreshHasPrevious();
-    this.env.log.info(had ? 'new chat; the previous conversation is kept in Chat History' : 'new chat');
+  newChat(): Promise<void> {
+    return this.switchConversation(async () => {
+      await this.settle();
+      await this.saveNow();
+      const had = this.chat !== undefined;
+      this.forgetConversation();
+      this.emit(this.transcript.clear());
+      this.emit(this.transcript.setPendingKey(false));
+      await this.env.archive.setCurrent(undefined);
+      await this.refreshHasPrevious();
+      this.env.log.info(had ? 'new chat; the previous conversation is kept in Chat History' : 'new chat');
+    });
   }
 
   /**
@@ -381,41 +388,50 @@ export class ChatController implements vscode.Disposable {
    * Shows chat `id` of Chat History instead of the current one (which stays in the list), and
    * Claude continues its history. False when it is not kept (any more) or an answer is running.
    */
-  async openChat(id: string): Promise<boolean> {
-    await this.restored;
-    if (this.running) return false;
-    if (id === this.chat?.id) return true;
-    await this.saveNow();
-    const stored = await this.env.archive.load(id);
-    if (!stored) {
+  openChat(id: string): Promise<boolean> {
+    return this.switchConversation(async () => {
+      if (this.running) return false;
+      if (id === this.chat?.id) return true;
+      await this.saveNow();
+      const stored = await this.env.archive.load(id);
+      if (!stored) {
+        await this.refreshHasPrevious();
+        return false;
+      }
+      this.approver.denyAll();
+      this.forgetConversation();
+      this.show(stored);
+      await this.env.archive.setCurrent(id);
       await this.refreshHasPrevious();
-      return false;
-    }
-    this.approver.denyAll();
-    this.forgetConversation();
-    this.show(stored);
-    await this.env.archive.setCurrent(id);
-    await this.refreshHasPrevious();
-    this.env.log.info('reopened a chat from Chat History');
-    return true;
+      this.env.log.info('reopened a chat from Chat History');
+      return true;
+    });
   }
 
   /**
    * Deletes chat `id` from Chat History; deleting the conversation on screen leaves an empty
    * chat. False when it is not kept, or it is the one answering right now.
    */
-  async deleteChat(id: string): Promise<boolean> {
-    await this.restored;
-    const current = id === this.chat?.id;
-    if (current && this.running) return false;
-    if (current) {
-      this.forgetConversation();
-      this.emit(this.transcript.clear());
-    }
-    const removed = await this.env.archive.remove(id);
-    await this.refreshHasPrevious();
-    if (removed) this.env.log.info('deleted a chat from Chat History');
-    return removed;
+  deleteChat(id: string): Promise<boolean> {
+    return this.switchConversation(async () => {
+      const current = id === this.chat?.id;
+      if (current && this.running) return false;
+      if (current) {
+        this.forgetConversation();
+        this.emit(this.transcript.clear());
+      }
+      const removed = await this.env.archive.remove(id);
+      await this.refreshHasPrevious();
+      if (removed) this.env.log.info('deleted a chat from Chat History');
+      return removed;
+    });
+  }
+
+  /** Runs a change of the conversation on screen after the restore and any earlier change; sends wait for it. */
+  private switchConversation<T>(work: () => Promise<T>): Promise<T> {
+    const next = Promise.all([this.restored, this.switching]).then(work);
+    this.switching = next.catch(() => undefined);
+    return next;
   }
 
   /** Resolves once no send is running. */

@@ -19,15 +19,22 @@ const quickRow = '.quick-input-widget .quick-input-list .monaco-list-row';
 
 type Sent = { messages: Array<{ role: string; content: Array<{ type: string; text?: string; tool_use_id?: string; id?: string }> }> };
 
-/** The texts of the chat files in the extension's workspace storage (what a reload restores from). */
-function storedChats(userData: string): string[] {
+/**
+ * The chat the extension's workspace storage names as current (what a reload restores), as
+ * text, once both its file and the index that points to it are written.
+ */
+function storedCurrentChat(userData: string): string | undefined {
   const root = path.join(userData, 'User', 'workspaceStorage');
-  if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root).flatMap((ws) => {
+  if (!fs.existsSync(root)) return undefined;
+  for (const ws of fs.readdirSync(root)) {
     const chats = path.join(root, ws, 'claude-workspace-memory.claude-workspace-memory', 'chats');
-    if (!fs.existsSync(chats)) return [];
-    return fs.readdirSync(chats).filter((f) => /^[0-9a-f-]+\.json$/.test(f)).map((f) => fs.readFileSync(path.join(chats, f), 'utf8'));
-  });
+    const index = path.join(chats, 'index.json');
+    if (!fs.existsSync(index)) continue;
+    const current = (JSON.parse(fs.readFileSync(index, 'utf8')) as { current?: string }).current;
+    const file = current ? path.join(chats, `${current}.json`) : undefined;
+    if (file && fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+  }
+  return undefined;
 }
 
 async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
@@ -53,6 +60,11 @@ suite('chat history survives a window reload (e2e)', function () {
       { content: [{ type: 'text', text: 'Skipped the tests.' }] },
     ]);
     wb = await launchWorkbench({ kind: 'chathist', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
+    // apiBaseUrl is machine-scoped: a reloaded code-server window may read it only from the remote
+    // machine's settings (the first load also applies the user settings), so it goes in both.
+    const machine = path.join(wb.server.dirs.userData, 'Machine');
+    fs.mkdirSync(machine, { recursive: true });
+    fs.writeFileSync(path.join(machine, 'settings.json'), JSON.stringify({ 'claudeMemory.apiBaseUrl': mock.url }));
     const memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
     fs.mkdirSync(memory, { recursive: true });
     fs.writeFileSync(path.join(memory, 'progress.md'), '# Progress\n- F001 done\n');
@@ -106,6 +118,7 @@ suite('chat history survives a window reload (e2e)', function () {
   test('Chat History lists the chats; Enter reopens one, the trash button deletes one', async function () {
     const { page } = wb;
     await command(page, 'Claude Memory: New Chat');
+    await chat.locator('#previous #reopen').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await sendFromComposer(chat, OTHER);
     await chat.locator('.entry.assistant', { hasText: 'second chat' }).waitFor({ timeout: 30_000 });
 
@@ -136,11 +149,14 @@ suite('chat history survives a window reload (e2e)', function () {
   test('an answer running when the window reloads comes back stopped: its text kept, its open call answered, and the chat goes on', async function () {
     const { page } = wb;
     await command(page, 'Claude Memory: New Chat');
+    await chat.locator('#previous #reopen').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await sendFromComposer(chat, 'Run the tests please');
     await chat.locator('button', { hasText: 'Allow once' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     // Saved while it waits: the chat file says the answer runs and the card asks.
     const deadline = Date.now() + UI_TIMEOUT;
-    while (!storedChats(wb.server.dirs.userData).some((t) => t.includes('"running":true') && t.includes('"state":"pending"'))) {
+    for (;;) {
+      const saved = storedCurrentChat(wb.server.dirs.userData);
+      if (saved?.includes('"running":true') && saved.includes('"state":"pending"') && saved.includes('Run the tests please')) break;
       assert.ok(Date.now() < deadline, 'the running answer was saved');
       await page.waitForTimeout(200);
     }

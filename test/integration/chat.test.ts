@@ -194,6 +194,7 @@ suite('chat', () => {
       { content: [{ type: 'text', text: 'Apples.' }] },
       { content: [{ type: 'text', text: 'Pears.' }] },
       { content: [{ type: 'text', text: 'Apples again.' }] },
+      { content: [{ type: 'text', text: 'Right behind.' }] },
     ]);
     const before = (await api.chat.listChats()).length;
     assert.ok((await api.chat.send('History test: a first chat about apples')).started);
@@ -221,8 +222,16 @@ suite('chat', () => {
     // Chat History lives in the extension's workspace storage, never in the memory store.
     const store = api.services.stores.primary();
     assert.ok(store);
-    const names = (await vscode.workspace.fs.readDirectory(store.rootUri)).map(([name]) => name);
+    const names = (await Promise.resolve(vscode.workspace.fs.readDirectory(store.rootUri)).catch(() => [])).map(([name]) => name);
     assert.ok(!names.some((n) => n === 'index.json' || n.startsWith(first)), `memory store: ${names.join(', ')}`);
+
+    // A message sent right behind New Chat goes to the new chat, not into the one being set aside.
+    const newing = api.chat.newChat();
+    const sending = api.chat.send('History test: right behind New Chat');
+    await newing;
+    assert.ok((await sending).started);
+    assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'user').map((e) => e.text), ['History test: right behind New Chat']);
+    assert.strictEqual((await api.chat.listChats())[0].id, api.chat.chatId(), 'saved as the chat on screen');
   });
 
   test('a settings change keeps the conversation and says the new settings apply', async () => {
