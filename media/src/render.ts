@@ -72,9 +72,26 @@ export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLEl
       if (entry.action) el.append(' ', actionButton(entry.action, callbacks, 'link'));
       return el;
     }
+    case 'reads':
+      return readsNote(entry, callbacks);
     case 'error':
       return errorEntry(entry.message, entry.actions, callbacks);
   }
+}
+
+/** "Read 3 memory files: …": a quiet line; expanding it lists every path (also on hover). */
+function readsNote(entry: Extract<ChatEntry, { kind: 'reads' }>, callbacks: EntryCallbacks): HTMLElement {
+  const el = element('div', 'entry reads');
+  const details = element('details', 'reads-details');
+  details.open = callbacks.isExpanded(entry.id);
+  const summary = element('summary', 'reads-summary', undefined, { title: entry.paths.join('\n') });
+  summary.append(icon('book'), element('span', 'reads-text', entry.text));
+  const list = element('ul', 'reads-list', undefined, { 'aria-label': 'Memory files Claude read' });
+  for (const path of entry.paths) list.append(element('li', '', path));
+  details.append(summary, list);
+  details.addEventListener('toggle', () => callbacks.setExpanded(entry.id, details.open));
+  el.append(details);
+  return el;
 }
 
 /** Re-renders a streaming assistant entry in place (cheaper than replacing the element). */

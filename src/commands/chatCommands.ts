@@ -1,6 +1,6 @@
 /**
  * The chat's commands, registered from the commands layer (commands → webviews, never back):
- * Ask Claude…, New Chat, Stop, Open Chat, Choose Chat Folder…, Add File to Chat, Ask About Selection.
+ * Ask Claude…, New Chat, Chat History, Stop, Open Chat, Choose Chat Folder…, Add File to Chat, Ask About Selection.
  */
 import { COMMANDS } from '../platform/ids';
 import * as vscode from 'vscode';
@@ -8,6 +8,7 @@ import type { ChatFeature } from '../webviews/registerChat';
 import { registerAskCommand } from './ask';
 import { registerAskAboutSelectionCommand, registerChatAddFileCommand } from './chatAddFile';
 import { registerChatChooseFolderCommand } from './chatChooseFolder';
+import { registerChatHistoryCommand } from './chatHistory';
 import { registerChatNewCommand } from './chatNew';
 import { registerOpenChatCommand } from './chatOpen';
 import { registerChatStopCommand } from './chatStop';
@@ -17,6 +18,7 @@ export function registerChatCommands(context: vscode.ExtensionContext, chat: Cha
   context.subscriptions.push(
     registerAskCommand(chat),
     registerChatNewCommand(chat),
+    registerChatHistoryCommand(chat),
     registerChatStopCommand(chat),
     registerOpenChatCommand(chat),
     registerChatChooseFolderCommand(chat, prompts),

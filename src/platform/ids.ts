@@ -21,6 +21,7 @@ export const COMMANDS = {
   openFile: 'claudeMemory.openFile',
   ask: 'claudeMemory.ask',
   chatNew: 'claudeMemory.chat.new',
+  chatHistory: 'claudeMemory.chat.history',
   chatStop: 'claudeMemory.chat.stop',
   chatChooseFolder: 'claudeMemory.chat.chooseFolder',
   openChat: 'claudeMemory.openChat',
@@ -65,8 +66,13 @@ export const API_KEY_SECRET = 'claudeMemory.anthropicApiKey';
 export const STATE_KEYS = {
   /** The command prefixes "Always allow" remembered for this workspace. */
   alwaysAllowedCommands: 'claudeMemory.commands.alwaysAllowed',
-  /** The conversation New Chat set aside, to reopen. */
+  /**
+   * The one conversation New Chat set aside before Chat History kept them all; read once and
+   * moved into the history.
+   */
   previousChat: 'claudeMemory.chat.previous',
+  /** Key prefix of Chat History's files when VS Code gives no workspace storage folder. */
+  chatsPrefix: 'claudeMemory.chats/',
 } as const;
 
 /** Webview panel types. */

@@ -3,12 +3,16 @@
  * running send and its AbortController. The view provider, the commands and the tests all drive
  * this one object, so the conversation outlives the webview.
  */
+import { randomUUID } from 'crypto';
 import { STATE_KEYS } from '../platform/ids';
 import * as vscode from 'vscode';
+import { restoreHistory, trimHistory } from '../core/agent/historyRepair';
 import { AgentSession } from '../core/agent/session';
+import { chatTitle, type ChatArchive, type ChatSummary, type StoredChat } from '../core/session/chatArchive';
 import type { AgentOptions } from '../core/agent/options';
 import type { AgentOutcome } from '../core/agent/events';
 import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
+import type { ChatAuthor } from './chatMemory';
 import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { WorkspaceTools } from '../platform/workspaceTools';
@@ -18,7 +22,7 @@ import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { ChatEdits, type UndoResult } from './chatEdits';
-import { ChatTranscript, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
+import { ChatTranscript, parseSavedConversation, trimSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
@@ -29,7 +33,8 @@ export const CHAT_RUNNING_CONTEXT = CONTEXT_KEYS.chatRunning;
 /** The memory store the chat works in: one workspace folder's (the first unless the user chose another). */
 export interface ChatStore {
   readonly folder: vscode.WorkspaceFolder;
-  readonly engine: MemoryToolExecutor;
+  /** The folder's memory as the chat's agent calls it, each call made by `author()` (chatMemory.ts). */
+  memory(author: () => ChatAuthor): MemoryToolExecutor;
   /** The Uri of a `/memories/...` path, or undefined when the path is not a valid one. */
   uriOf(memoryPath: string): vscode.Uri | undefined;
 }
@@ -46,8 +51,10 @@ export interface ChatEnvironment {
   keyState(): Promise<KeyState>;
   /** Fires when the stored key is set or cleared. */
   readonly onDidChangeKey: vscode.Event<void>;
-  /** Where "New Chat" sets the previous conversation aside (the workspace's state). */
+  /** The workspace's state (where New Chat kept one conversation before Chat History). */
   readonly state: vscode.Memento;
+  /** Chat History: every conversation of this workspace, kept across window reloads. */
+  readonly archive: ChatArchive<SavedConversation>;
   /** How an attached file is named to Claude and on its chip. */
   readonly pathOf: PathNamer;
   /**
@@ -63,12 +70,25 @@ export interface SendOptions {
   fresh?: boolean;
 }
 
-/** The workspace-state key of the conversation "New Chat" set aside. */
-export const PREVIOUS_CHAT_KEY = STATE_KEYS.previousChat;
+/**
+ * Size caps of one saved chat, in characters of JSON: its transcript and its API history are
+ * each cut to their latest part that fits (about 4 MB a chat).
+ */
+export const MAX_SAVED_TRANSCRIPT_CHARS = 1_500_000;
+export const MAX_SAVED_HISTORY_CHARS = 2_500_000;
+/** How often a running answer is saved (a reload mid-answer keeps what was shown until then). */
+const SAVE_WHILE_RUNNING_MS = 1_000;
 
-interface StoredConversation extends SavedConversation {
-  history: BetaMessageParam[];
+/** The conversation on screen, once it has a first message: what Chat History knows it by. */
+interface ChatIdentity {
+  id: string;
+  title: string;
+  created: number;
+  /** Messages sent in it so far (the one being answered included). */
+  turns: number;
+  /** The folder it was about (a Uri string) and its name, until a session says otherwise. */
   folder: string;
+  folderName: string;
 }
 
 export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
@@ -115,6 +135,17 @@ export class ChatController implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   /** The workspace tools of the current session's folder; a new chat or folder gets new ones (a fresh shell). */
   private tools: { folder: string; set: WorkspaceTools } | undefined;
+  /** Undefined for an empty new chat: it joins Chat History with its first message. */
+  private chat: ChatIdentity | undefined;
+  /** The last conversation, restored from Chat History on start-up; sends wait for it. */
+  readonly restored: Promise<void>;
+  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private disposed = false;
+  /**
+   * The New Chat, reopen or delete under way: a send waits for it, or it would start in the
+   * conversation being replaced and be wiped with it.
+   */
+  private switching: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly env: ChatEnvironment) {
     this.attachments = new ChatAttachments(env.pathOf);
@@ -131,9 +162,34 @@ export class ChatController implements vscode.Disposable {
       answered: (request, decision) => this.emit(this.transcript.setApproval(request.toolUseId, request, decision)),
     });
     this.refreshAvailability();
-    this.emit(this.transcript.setHasPrevious(env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
-    this.subscriptions.push(env.onDidChangeKey(() => void this.refreshKey()));
+    this.subscriptions.push(
+      env.onDidChangeKey(() => void this.refreshKey()),
+      // Every change of the conversation's rows is saved (at most once a second while an answer
+      // runs); status changes (the key, chips) are not the conversation's.
+      this.patches.event((patch) => {
+        if (patch.type === 'entry' || patch.type === 'text' || patch.type === 'remove' || patch.type === 'output') this.scheduleSave();
+      }),
+    );
     void this.refreshKey();
+    this.restored = this.restoreLast().catch((error: unknown) => {
+      this.env.log.error(`could not restore the last chat: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  /** Who makes this chat's memory calls: the chat's id, the message being answered, its title. */
+  author(): ChatAuthor {
+    return { name: 'chat', ...(this.chat ? { session: this.chat.id, turn: this.chat.turns, title: this.chat.title } : {}) };
+  }
+
+  /** The chats of Chat History, most recently updated first (the current one included). */
+  async listChats(): Promise<ChatSummary[]> {
+    await this.restored;
+    return this.env.archive.list();
+  }
+
+  /** The id of the conversation on screen; undefined for an empty new chat. */
+  get chatId(): string | undefined {
+    return this.chat?.id;
   }
 
   /**
@@ -268,6 +324,8 @@ export class ChatController implements vscode.Disposable {
   private async start(prompt: string, view: PromptView): Promise<ChatSendResult> {
     const text = prompt.trim();
     if (text === '') return { started: false, reason: 'The message is empty.' };
+    await this.restored;
+    await this.switching;
     if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const disabled = this.disabled();
     if (disabled) return { started: false, reason: disabled.reason };
@@ -299,57 +357,81 @@ export class ChatController implements vscode.Disposable {
   }
 
   /**
-   * Stops any running answer, sets the conversation aside in the workspace state (one earlier
-   * conversation is kept; the chat offers to reopen it) and starts an empty one. Memory files stay.
+   * Stops any running answer and starts an empty chat; the conversation stays in Chat History
+   * (the empty chat offers to reopen it). Memory files stay.
    */
-  async newChat(): Promise<void> {
-    this.stop();
-    this.approver.denyAll();
-    await this.running;
-    this.approvals.clear();
-    this.edits.clear();
-    const saved = this.transcript.saved();
-    if (saved.entries.length > 0) {
-      const stored: StoredConversation = { ...saved, history: [...(this.session?.agent.history ?? this.restoredHistory ?? [])], folder: this.session?.folder ?? '' };
-      await this.env.state.update(PREVIOUS_CHAT_KEY, stored);
-    }
-    this.session?.agent.reset();
-    this.session = undefined;
-    this.restoredHistory = undefined;
-    // A new chat gets a fresh shell (the tools start one on their next command).
-    this.tools?.set.dispose();
-    this.retryPrompt = undefined;
-    this.pendingKeyPrompt = undefined;
-    this.toolFolders.clear();
-    this.emit(this.transcript.clear());
-    this.emit(this.transcript.setPendingKey(false));
-    this.emit(this.transcript.setHasPrevious(this.env.state.get(PREVIOUS_CHAT_KEY) !== undefined));
-    this.env.log.info(saved.entries.length > 0 ? 'new chat; the previous conversation is kept in the workspace state' : 'new chat');
+  newChat(): Promise<void> {
+    return this.switchConversation(async () => {
+      await this.settle();
+      await this.saveNow();
+      const had = this.chat !== undefined;
+      this.forgetConversation();
+      this.emit(this.transcript.clear());
+      this.emit(this.transcript.setPendingKey(false));
+      await this.env.archive.setCurrent(undefined);
+      await this.refreshHasPrevious();
+      this.env.log.info(had ? 'new chat; the previous conversation is kept in Chat History' : 'new chat');
+    });
   }
 
   /**
-   * Swaps the conversation "New Chat" set aside with the current one: its rows come back and Claude
-   * continues its history. False when there is none or an answer is running.
+   * Reopens the most recently updated other chat of Chat History (the empty chat's "Reopen the last one").
+   * False when there is none or an answer is running.
    */
   async reopenPrevious(): Promise<boolean> {
-    const stored = this.env.state.get<StoredConversation>(PREVIOUS_CHAT_KEY);
-    if (!stored || !Array.isArray(stored.entries) || this.running) return false;
-    const current = this.transcript.saved();
-    await this.env.state.update(
-      PREVIOUS_CHAT_KEY,
-      current.entries.length > 0 ? ({ ...current, history: [...(this.session?.agent.history ?? [])], folder: this.session?.folder ?? '' } satisfies StoredConversation) : undefined,
-    );
-    this.session = undefined;
-    this.retryPrompt = undefined;
-    this.pendingKeyPrompt = undefined;
-    this.toolFolders.clear();
-    const sameFolder = stored.folder === (this.currentStore()?.folder.uri.toString() ?? '');
-    this.restoredHistory = sameFolder && Array.isArray(stored.history) ? stored.history : undefined;
-    this.emit(this.transcript.restore(stored));
-    this.emit(this.transcript.setHasPrevious(current.entries.length > 0));
-    if (!sameFolder) this.emit(this.transcript.notice('This conversation was about another folder\'s memory: Claude starts the next message without it.'));
-    this.env.log.info('reopened the previous conversation');
-    return true;
+    await this.restored;
+    const other = (await this.env.archive.list()).find((c) => c.id !== this.chat?.id);
+    return other ? this.openChat(other.id) : false;
+  }
+
+  /**
+   * Shows chat `id` of Chat History instead of the current one (which stays in the list), and
+   * Claude continues its history. False when it is not kept (any more) or an answer is running.
+   */
+  openChat(id: string): Promise<boolean> {
+    return this.switchConversation(async () => {
+      if (this.running) return false;
+      if (id === this.chat?.id) return true;
+      await this.saveNow();
+      const stored = await this.env.archive.load(id);
+      if (!stored) {
+        await this.refreshHasPrevious();
+        return false;
+      }
+      this.approver.denyAll();
+      this.forgetConversation();
+      this.show(stored);
+      await this.env.archive.setCurrent(id);
+      await this.refreshHasPrevious();
+      this.env.log.info('reopened a chat from Chat History');
+      return true;
+    });
+  }
+
+  /**
+   * Deletes chat `id` from Chat History; deleting the conversation on screen leaves an empty
+   * chat. False when it is not kept, or it is the one answering right now.
+   */
+  deleteChat(id: string): Promise<boolean> {
+    return this.switchConversation(async () => {
+      const current = id === this.chat?.id;
+      if (current && this.running) return false;
+      if (current) {
+        this.forgetConversation();
+        this.emit(this.transcript.clear());
+      }
+      const removed = await this.env.archive.remove(id);
+      await this.refreshHasPrevious();
+      if (removed) this.env.log.info('deleted a chat from Chat History');
+      return removed;
+    });
+  }
+
+  /** Runs a change of the conversation on screen after the restore and any earlier change; sends wait for it. */
+  private switchConversation<T>(work: () => Promise<T>): Promise<T> {
+    const next = Promise.all([this.restored, this.switching]).then(work);
+    this.switching = next.catch(() => undefined);
+    return next;
   }
 
   /** Resolves once no send is running. */
@@ -358,6 +440,10 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
+    // A window that reloads disposes this while the next window may already be saving: from here
+    // on nothing is written, so what was saved last stays.
+    this.disposed = true;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
     this.stop();
     this.approver.denyAll();
     this.edits.dispose();
@@ -376,6 +462,8 @@ export class ChatController implements vscode.Disposable {
     this.runningFolder = store.folder;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
+    this.chat ??= { id: randomUUID(), title: chatTitle(view.label ?? text), created: Date.now(), turns: 0, folder: store.folder.uri.toString(), folderName: store.folder.name };
+    this.chat.turns += 1;
     try {
       // Before the user's row, so a "new session" notice reads in the right order.
       const agent = await this.sessionFor(store);
@@ -415,6 +503,8 @@ export class ChatController implements vscode.Disposable {
     } finally {
       if (this.abort === abort) this.abort = undefined;
       void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, false);
+      // Every completed, stopped or failed send is saved before the send resolves.
+      await this.saveNow();
     }
   }
 
@@ -433,7 +523,7 @@ export class ChatController implements vscode.Disposable {
       model: settings.model,
       maxTokens: settings.maxTokens,
       maxTurns: settings.maxTurns,
-      memory: store.engine,
+      memory: store.memory(() => this.author()),
       promptCaching: settings.promptCaching,
       contextEditing: settings.contextEditing,
       compaction: settings.compaction,
@@ -482,6 +572,140 @@ export class ChatController implements vscode.Disposable {
   private disposeTools(): void {
     this.tools?.set.dispose();
     this.tools = undefined;
+  }
+
+  /** Stops a running answer, refuses open questions and waits until the send is over. */
+  private async settle(): Promise<void> {
+    this.stop();
+    this.approver.denyAll();
+    await this.running;
+  }
+
+  /** Drops everything that belongs to the conversation on screen (its rows stay until replaced). */
+  private forgetConversation(): void {
+    this.approvals.clear();
+    this.edits.clear();
+    this.session?.agent.reset();
+    this.session = undefined;
+    this.restoredHistory = undefined;
+    // Another conversation gets a fresh shell (the tools start one on their next command).
+    this.disposeTools();
+    this.retryPrompt = undefined;
+    this.pendingKeyPrompt = undefined;
+    this.toolFolders.clear();
+    this.chat = undefined;
+  }
+
+  /**
+   * Puts a saved chat on screen and makes its history the next session's. A chat about a folder
+   * that is still open switches the chat to it; one about a folder no longer open is shown, and
+   * Claude starts the next message without it.
+   */
+  private show(stored: StoredChat<SavedConversation>): void {
+    this.chat = { id: stored.id, title: stored.title, created: stored.created, turns: stored.turns, folder: stored.folder, folderName: stored.folderName };
+    const folder = stored.folder ? vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === stored.folder) : undefined;
+    if (folder && this.currentStore()?.folder.uri.toString() !== stored.folder && this.env.store(folder.uri)) {
+      this.chosenFolder = folder.uri;
+      this.folderChanges.fire();
+    }
+    const sameFolder = stored.folder === '' || stored.folder === (this.currentStore()?.folder.uri.toString() ?? '');
+    const history = restoreHistory(stored.history);
+    this.restoredHistory = sameFolder && history && history.length > 0 ? history : undefined;
+    this.emit(this.transcript.restore(stored.transcript));
+    this.emit(this.transcript.setPendingKey(false));
+    if (!sameFolder) {
+      this.emit(this.transcript.notice(`This conversation was about the memory of "${stored.folderName}", which is not open: Claude starts the next message without it.`));
+    } else if (stored.history.length > 0 && !history) {
+      this.emit(this.transcript.notice('The saved conversation could not be read back for Claude: Claude starts the next message without it.'));
+    }
+  }
+
+  /** Start-up: the chat shown when the window closed comes back (and a legacy set-aside chat joins the list). */
+  private async restoreLast(): Promise<void> {
+    await this.importLegacyPrevious();
+    const id = await this.env.archive.current();
+    const stored = id ? await this.env.archive.load(id) : undefined;
+    if (stored && !this.running && !this.chat && this.transcript.snapshot().entries.length === 0) {
+      this.show(stored);
+      this.env.log.info(stored.running ? 'restored the last chat; its answer was cut off by the reload and is shown as stopped' : 'restored the last chat');
+      // Saved as stopped now, so the next reload does not stop it again.
+      if (stored.running) await this.saveNow();
+    }
+    await this.refreshHasPrevious();
+  }
+
+  /** The one conversation New Chat set aside in the workspace state, before Chat History. */
+  private async importLegacyPrevious(): Promise<void> {
+    const legacy = this.env.state.get<Record<string, unknown>>(STATE_KEYS.previousChat);
+    if (legacy === undefined) return;
+    const transcript = parseSavedConversation(legacy);
+    const first = transcript?.entries.find((e) => e.kind === 'user');
+    if (transcript && first?.kind === 'user') {
+      const folder = typeof legacy.folder === 'string' ? legacy.folder : '';
+      const now = Date.now();
+      await this.env.archive.save({
+        id: randomUUID(),
+        title: chatTitle(first.label ?? first.text),
+        created: now,
+        updated: now,
+        folder,
+        folderName: vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === folder)?.name ?? '',
+        turns: transcript.entries.filter((e) => e.kind === 'user').length,
+        transcript,
+        history: Array.isArray(legacy.history) ? legacy.history : [],
+      });
+    }
+    await this.env.state.update(STATE_KEYS.previousChat, undefined);
+  }
+
+  private async refreshHasPrevious(): Promise<void> {
+    const others = (await this.env.archive.list()).some((c) => c.id !== this.chat?.id);
+    this.emit(this.transcript.setHasPrevious(others));
+  }
+
+  /** Saves soon: at once when idle, at most once a second while an answer streams. */
+  private scheduleSave(): void {
+    if (this.saveTimer || this.disposed || !this.chat) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.saveNow();
+    }, this.running ? SAVE_WHILE_RUNNING_MS : 0);
+  }
+
+  /**
+   * Writes the conversation on screen to Chat History (as the current chat). While an answer
+   * runs it is saved as running: restored after a reload, it ends as stopped. A failed write is
+   * logged; the chat goes on.
+   */
+  private async saveNow(): Promise<void> {
+    const chat = this.chat;
+    if (this.disposed || !chat) return;
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    const transcript = trimSavedConversation(this.transcript.saved(), MAX_SAVED_TRANSCRIPT_CHARS);
+    if (transcript.entries.length === 0) return;
+    const history = this.session?.agent.history ?? this.restoredHistory ?? [];
+    const folder = this.session?.folder ?? chat.folder;
+    const folderName = vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === folder)?.name ?? chat.folderName;
+    const record: StoredChat<SavedConversation> = {
+      id: chat.id,
+      title: chat.title,
+      created: chat.created,
+      updated: Date.now(),
+      folder,
+      folderName,
+      turns: chat.turns,
+      transcript,
+      history: trimHistory(history, MAX_SAVED_HISTORY_CHARS),
+      ...(transcript.send ? { running: true } : {}),
+    };
+    try {
+      await this.env.archive.save(record, { current: true });
+    } catch (error) {
+      this.env.log.error(`could not save the chat: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private disabled(): { reason: string; action: DisabledAction } | undefined {

@@ -1,12 +1,16 @@
 /** Adapts the extension's shared services to what the chat needs (ChatEnvironment). */
 import * as vscode from 'vscode';
-import type { MemoryToolExecutor, MemoryToolResult } from '../core/memory/types';
 import type { ExtensionServices } from '../platform/services';
 import { createWorkspaceTools } from '../platform/workspaceTools';
+import type { ChatArchive } from '../core/session/chatArchive';
 import type { ChatEnvironment, ChatStore } from './chatController';
+import { chatMemoryExecutor } from './chatMemory';
+import type { SavedConversation } from './chatTranscript';
 
-export function chatEnvironment(services: ExtensionServices, state: vscode.Memento): ChatEnvironment {
+export function chatEnvironment(services: ExtensionServices, state: vscode.Memento, archive: ChatArchive<SavedConversation>): ChatEnvironment {
+  const memoryLog = services.logger('chat memory');
   return {
+    archive,
     // The chat's own approver asks on the call's card (ChatApprover).
     workspaceTools: (folder, approver) =>
       createWorkspaceTools({ folder, approver, settings: () => services.settings.current, memento: state, log: services.logger('tools') }),
@@ -32,26 +36,10 @@ export function chatEnvironment(services: ExtensionServices, state: vscode.Memen
       const folder = store.folder;
       return {
         folder,
-        engine: currentEngineOf(services, folder),
+        memory: (author) => chatMemoryExecutor(services.stores, folder, author, memoryLog),
         uriOf: (memoryPath) => services.stores.forFolder(folder)?.uriOfMemoryPath(memoryPath),
       } satisfies ChatStore;
     },
     memoryTouched: (store, touched) => services.memoryActivity.fire({ ...touched, folder: store.folder }),
-  };
-}
-
-/**
- * Stores are rebuilt when engine settings change; a session outlives that, so its tool calls go
- * to whatever engine the folder has at the time of the call, not the one it started with.
- */
-function currentEngineOf(services: ExtensionServices, folder: vscode.WorkspaceFolder): MemoryToolExecutor {
-  return {
-    execute(input: unknown, signal?: AbortSignal): Promise<MemoryToolResult> {
-      const store = services.stores.forFolder(folder);
-      if (!store) {
-        return Promise.resolve({ is_error: true, content: 'Error: the memory store is no longer available (its workspace folder was closed).' });
-      }
-      return store.engine.execute(input, signal);
-    },
   };
 }

@@ -65,7 +65,7 @@ export function buildChatHtml(resources: ChatHtmlResources, nonce: string = crea
 <main id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation with Claude" tabindex="0">
 <div id="empty" class="empty">
 <p>Ask Claude something. It reads and writes its memory in <code>.claude-memories/</code> of this workspace, and every memory operation shows up here.</p>
-<p id="previous" hidden>The previous conversation was set aside. <button type="button" id="reopen" class="link"><span class="codicon codicon-history" aria-hidden="true"></span> Reopen it</button></p>
+<p id="previous" hidden>Earlier chats are in Chat History. <button type="button" id="reopen" class="link"><span class="codicon codicon-history" aria-hidden="true"></span> Reopen the last one</button></p>
 </div>
 <div id="key-prompt" class="key-prompt" role="region" aria-label="API key needed" hidden></div>
 <div id="working" class="working" role="status" hidden><span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span><span id="working-text"></span></div>

@@ -5,11 +5,13 @@
  */
 import type { ApiRetryReason } from '../core/agent/apiRetries';
 import type { AgentErrorKind, AgentEvent } from '../core/agent/events';
+import { memoryFileReadOf, memoryReadsNote } from '../core/agent/memoryReads';
 import { estimateCost } from '../core/agent/pricing';
 import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
 import {
   MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
+  isEntry,
   type ApprovalState,
   type ToolApproval,
   type ToolEdit,
@@ -39,6 +41,12 @@ export interface PromptView {
 }
 
 export const WAITING_TEXT = 'Waiting for Claude…';
+/** The line a chat restored after a reload ends with when an answer was running. */
+export const INTERRUPTED_TEXT = 'Stopped: the window was reloaded while Claude was answering.';
+/** A card whose call was still running when the window reloaded. */
+export const INTERRUPTED_CARD = 'interrupted by a window reload before it finished';
+/** The first row of a chat whose start was not kept (too large to save whole). */
+export const TRIMMED_TEXT = 'The start of this chat was not kept: the chat was over the size limit for saving.';
 
 const RETRY_REASONS: Record<ApiRetryReason, string> = {
   overloaded: 'Overloaded',
@@ -108,6 +116,11 @@ export class ChatTranscript {
   private openTextId: string | undefined;
   /** tool_use id → entry id, for the current send (a scripted server may reuse tool ids). */
   private toolEntries = new Map<string, string>();
+  /**
+   * Memory files read during the conversation's first send, and the id of their note once it is
+   * shown; undefined for later sends.
+   */
+  private reads: { paths: string[]; id?: string } | undefined;
 
   snapshot(): ChatSnapshot {
     return { entries: this.entries.map((e) => ({ ...e })), status: this.status() };
@@ -129,12 +142,22 @@ export class ChatTranscript {
     };
   }
 
-  /** The entries and totals, for setting a conversation aside ("New Chat") and reopening it. */
+  /** The entries and totals, to save the chat; while an answer runs, also that send's usage so far. */
   saved(): SavedConversation {
-    return { entries: this.entries.map((e) => ({ ...e })), totals: { ...this.totals }, requests: this.requests, costUsd: this.costUsd };
+    return {
+      entries: this.entries.map((e) => ({ ...e })),
+      totals: { ...this.totals },
+      requests: this.requests,
+      costUsd: this.costUsd,
+      ...(this.running ? { send: { model: this.model, usage: { ...this.sendUsage }, requests: this.sendRequests } } : {}),
+    };
   }
 
-  /** Shows a conversation set aside earlier (ids continue after the highest one it holds). */
+  /**
+   * Shows a saved conversation (ids continue after the highest one it holds). One saved while an
+   * answer ran ends the way Stop ends it: the partial answer kept, running cards marked
+   * interrupted, unanswered questions gone, a "Stopped" line and the send's usage line.
+   */
   restore(saved: SavedConversation): ChatPatch[] {
     this.entries = saved.entries.map((e) => ({ ...e }));
     this.totals = { ...saved.totals };
@@ -144,6 +167,15 @@ export class ChatTranscript {
     for (const e of this.entries) {
       const n = Number.parseInt(e.id.slice(1), 10);
       if (n >= this.nextId) this.nextId = n + 1;
+    }
+    if (saved.send) {
+      this.entries = this.entries.map(interruptedEntry);
+      this.model = saved.send.model;
+      this.sendUsage = { ...saved.send.usage };
+      this.sendRequests = saved.send.requests;
+      this.running = true;
+      this.add({ kind: 'notice', id: this.id(), text: INTERRUPTED_TEXT });
+      this.finish();
     }
     return [{ type: 'snapshot', snapshot: this.snapshot() }];
   }
@@ -187,6 +219,7 @@ export class ChatTranscript {
     this.turnTextIds = [];
     this.openTextId = undefined;
     this.toolEntries.clear();
+    this.reads = undefined;
     this.running = false;
     this.working = undefined;
     this.sendUsage = emptyTokenUsage();
@@ -210,6 +243,8 @@ export class ChatTranscript {
     this.working = WAITING_TEXT;
     this.model = model;
     this.pendingKey = false;
+    // Only the answer to a conversation's first message says what Claude loaded from memory.
+    if (this.requests === 0 && !this.entries.some((e) => e.kind === 'reads')) this.reads = { paths: [] };
     const row: ChatEntry =
       view.show === false
         ? { kind: 'notice', id: this.id(), text: view.resend ?? 'Sending your message again…' }
@@ -244,6 +279,39 @@ export class ChatTranscript {
   }
 
   apply(event: AgentEvent): ChatPatch[] {
+    const note = this.noteReads(event);
+    const patches = this.fold(event);
+    return note.before ? [...note.patches, ...patches] : [...patches, ...note.patches];
+  }
+
+  /**
+   * The "Read N memory files" note of the first send: it appears once Claude moves on from its
+   * first reads (text, another tool, the end), right before that, and counts later reads too.
+   */
+  private noteReads(event: AgentEvent): { patches: ChatPatch[]; before: boolean } {
+    const reads = this.reads;
+    if (!reads) return { patches: [], before: false };
+    const path = memoryFileReadOf(event);
+    if (path !== undefined) {
+      if (reads.paths.includes(path)) return { patches: [], before: false };
+      reads.paths.push(path);
+      return { patches: reads.id ? [this.upsert(this.readsEntry(reads.id, reads.paths))] : [], before: false };
+    }
+    const movesOn =
+      (event.type === 'text' && event.text !== '') ||
+      (event.type === 'tool_start' && ((event.tool ?? 'memory') !== 'memory' || event.command !== 'view')) ||
+      event.type === 'done' ||
+      event.type === 'error';
+    if (!movesOn || reads.id || reads.paths.length === 0) return { patches: [], before: false };
+    reads.id = this.id();
+    return { patches: [this.add(this.readsEntry(reads.id, reads.paths))], before: true };
+  }
+
+  private readsEntry(id: string, paths: readonly string[]): ChatEntry {
+    return { kind: 'reads', id, text: memoryReadsNote(paths), paths: [...paths] };
+  }
+
+  private fold(event: AgentEvent): ChatPatch[] {
     switch (event.type) {
       case 'text':
         return [...this.appendText(event.text), ...this.setWorking(undefined)];
@@ -459,12 +527,68 @@ export class ChatTranscript {
   }
 }
 
-/** A conversation as "New Chat" sets it aside (kept in the workspace state). */
+/** A conversation as the chat saves it (Chat History, kept across window reloads). */
 export interface SavedConversation {
   entries: ChatEntry[];
   totals: TokenUsage;
   requests: number;
   costUsd: number | undefined;
+  /** Saved while an answer ran: its model and its usage so far (restore ends it as stopped). */
+  send?: { model: string; usage: TokenUsage; requests: number };
+}
+
+function isUsage(value: unknown): value is TokenUsage {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'output_tokens'].every((k) => typeof v[k] === 'number');
+}
+
+/** Reads a saved conversation back from storage; undefined when it is not one. */
+export function parseSavedConversation(value: unknown): SavedConversation | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (!Array.isArray(v.entries) || !v.entries.every((e) => isEntry(e) && /^e\d+$/.test(e.id)) || !isUsage(v.totals) || typeof v.requests !== 'number') return undefined;
+  const send = v.send as Record<string, unknown> | undefined;
+  const validSend = typeof send === 'object' && send !== null && typeof send.model === 'string' && isUsage(send.usage) && typeof send.requests === 'number';
+  return {
+    entries: v.entries as ChatEntry[],
+    totals: v.totals,
+    requests: v.requests,
+    costUsd: typeof v.costUsd === 'number' ? v.costUsd : undefined,
+    ...(validSend ? { send: { model: send.model as string, usage: send.usage as TokenUsage, requests: send.requests as number } } : {}),
+  };
+}
+
+/**
+ * The latest part of a conversation that fits in `maxChars` of JSON, cut before a message of
+ * the user's when there is one to cut at, under a line saying the start was not kept.
+ */
+export function trimSavedConversation(saved: SavedConversation, maxChars: number): SavedConversation {
+  if (JSON.stringify(saved).length <= maxChars) return saved;
+  const fixed = JSON.stringify({ ...saved, entries: [{ kind: 'notice', id: 'e0', text: TRIMMED_TEXT }] }).length;
+  let size = fixed;
+  let fits = saved.entries.length;
+  let cut = saved.entries.length;
+  for (let i = saved.entries.length - 1; i >= 0; i--) {
+    size += JSON.stringify(saved.entries[i]).length + 1;
+    if (size > maxChars) break;
+    fits = i;
+    if (saved.entries[i].kind === 'user') cut = i;
+  }
+  const from = cut < saved.entries.length ? cut : fits;
+  // The notice takes the id just before the first kept row's, so ids stay unique.
+  const first = saved.entries[from];
+  const id = first ? `e${Math.max(0, Number.parseInt(first.id.slice(1), 10) - 1)}` : 'e0';
+  return { ...saved, entries: [{ kind: 'notice', id, text: TRIMMED_TEXT }, ...saved.entries.slice(from)] };
+}
+
+/** A row of an answer that was running when the window reloaded, as Stop would have left it. */
+function interruptedEntry(entry: ChatEntry): ChatEntry {
+  if (entry.kind === 'assistant' && entry.streaming) return { ...entry, streaming: false };
+  if (entry.kind !== 'tool') return entry;
+  const { approval, ...rest } = entry;
+  const keep = approval && approval.state !== 'pending' ? { approval } : {};
+  return entry.status === 'running' ? { ...rest, ...keep, status: 'error', summary: INTERRUPTED_CARD } : { ...rest, ...keep };
 }
 
 /** The tool's name on a card; memory (the default) is left out. */

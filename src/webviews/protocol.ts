@@ -96,6 +96,11 @@ export type ChatEntry =
   | { kind: 'usage'; id: string; usage: TokenUsage; requests: number; model: string; costUsd?: number }
   /** A quiet line: stopped, retrying, context cleared. `action`: a button on it. */
   | { kind: 'notice'; id: string; text: string; action?: NoticeAction }
+  /**
+   * What Claude loaded from memory while answering a conversation's first message: the sentence
+   * ("Read 3 memory files: progress.md, …") and every `/memories/...` path, listed on expanding it.
+   */
+  | { kind: 'reads'; id: string; text: string; paths: string[] }
   | { kind: 'error'; id: string; message: string; actions: ErrorAction[] };
 
 export type ChatEntryKind = ChatEntry['kind'];
@@ -122,7 +127,7 @@ export interface ChatStatus {
   key?: KeyState;
   /** A message that waits for an API key: it is sent once a key is set. */
   pendingKey?: boolean;
-  /** A conversation set aside by "New Chat" can be reopened. */
+  /** Another chat of this workspace's Chat History can be reopened (the empty chat offers it). */
   hasPrevious?: boolean;
   /** Chips that go with the next message. */
   attachments?: ChatAttachment[];
@@ -256,7 +261,7 @@ export function isEntryId(value: unknown): value is string {
   return typeof value === 'string' && value.length <= MAX_ENTRY_ID_CHARS && /^[A-Za-z0-9_-]+$/.test(value);
 }
 
-const ENTRY_KINDS = new Set<ChatEntryKind>(['user', 'assistant', 'tool', 'usage', 'notice', 'error']);
+const ENTRY_KINDS = new Set<ChatEntryKind>(['user', 'assistant', 'tool', 'usage', 'notice', 'reads', 'error']);
 
 /**
  * Checks a message that arrived from the extension (the webview's side of the contract): the
@@ -286,7 +291,8 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
   }
 }
 
-function isEntry(value: unknown): value is ChatEntry {
+/** A conversation row's shape: an id and a known kind (the webview's renderer handles the rest). */
+export function isEntry(value: unknown): value is ChatEntry {
   return isRecord(value) && typeof value.id === 'string' && ENTRY_KINDS.has(value.kind as ChatEntryKind);
 }
 

@@ -8,11 +8,14 @@ import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../platform/ids
 import type { ExtensionServices } from '../platform/services';
 import { SETTINGS_SECTION } from '../platform/settings';
 import { formatCost } from '../core/agent/pricing';
+import { ChatArchive, type ChatSummary } from '../core/session/chatArchive';
+import { workspaceChatBlobs } from '../platform/chatStorage';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
 import { runCodeAction } from './chatCodeActions';
 import { chatEnvironment } from './chatEnvironment';
 import { chatMessageRouter, type ChatActions } from './chatPage';
 import { ChatPanel } from './chatPanel';
+import { parseSavedConversation } from './chatTranscript';
 import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './protocol';
 
@@ -27,6 +30,14 @@ export interface ChatApi {
   retry(): Promise<ChatSendResult>;
   stop(): void;
   newChat(): Promise<void>;
+  /** Chat History, most recently updated first; `chatId()` is the conversation on screen. */
+  listChats(): Promise<ChatSummary[]>;
+  chatId(): string | undefined;
+  /** Reopens a chat of Chat History (false: not kept, or an answer runs). */
+  openChat(id: string): Promise<boolean>;
+  deleteChat(id: string): Promise<boolean>;
+  /** Resolves once the last conversation is restored after start-up. */
+  whenRestored(): Promise<void>;
   /** Resolves once no answer is running. */
   whenIdle(): Promise<void>;
   /** True once the chat webview is showing and has said `ready`. */
@@ -57,7 +68,8 @@ export interface ChatFeature {
 }
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
-  const env = chatEnvironment(services, context.workspaceState);
+  const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation);
+  const env = chatEnvironment(services, context.workspaceState, archive);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
   const route = chatMessageRouter(actions, env.log);
@@ -127,6 +139,11 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     retry: () => controller.retry(),
     stop: () => controller.stop(),
     newChat: () => controller.newChat(),
+    listChats: () => controller.listChats(),
+    chatId: () => controller.chatId,
+    openChat: (id) => controller.openChat(id),
+    deleteChat: (id) => controller.deleteChat(id),
+    whenRestored: () => controller.restored,
     whenIdle: () => controller.whenIdle(),
     isWebviewReady: () => provider.isReady,
     reveal,

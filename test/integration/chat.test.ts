@@ -189,6 +189,51 @@ suite('chat', () => {
     assert.deepStrictEqual(reopened.map((m) => m.role), ['user', 'assistant', 'user'], 'Claude continues the first conversation');
   });
 
+  test('Chat History keeps every chat with its title and folder; reopening one continues it; deleting the one on screen leaves an empty chat', async () => {
+    const server = await serve([
+      { content: [{ type: 'text', text: 'Apples.' }] },
+      { content: [{ type: 'text', text: 'Pears.' }] },
+      { content: [{ type: 'text', text: 'Apples again.' }] },
+      { content: [{ type: 'text', text: 'Right behind.' }] },
+    ]);
+    const before = (await api.chat.listChats()).length;
+    assert.ok((await api.chat.send('History test: a first chat about apples')).started);
+    const first = api.chat.chatId();
+    assert.ok(first, 'the chat has an id once it has a message');
+    await api.chat.newChat();
+    assert.strictEqual(api.chat.chatId(), undefined, 'an empty new chat is not in the list yet');
+    assert.ok((await api.chat.send('History test: a second chat about pears')).started);
+
+    const list = await api.chat.listChats();
+    assert.strictEqual(list.length, before + 2);
+    assert.deepStrictEqual(list.slice(0, 2).map((c) => c.title), ['History test: a second chat about pears', 'History test: a first chat about apples']);
+    assert.strictEqual(list[0].folderName, api.chat.folder()?.name);
+    assert.ok(list[0].updated >= list[1].updated && list[1].created <= list[0].created);
+
+    assert.ok(await api.chat.openChat(first));
+    assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'user').map((e) => e.text), ['History test: a first chat about apples']);
+    assert.ok((await api.chat.send('and then?')).started);
+    const continued = server.requests[2].body.messages as Array<{ role: string }>;
+    assert.deepStrictEqual(continued.map((m) => m.role), ['user', 'assistant', 'user'], 'Claude continues the reopened chat');
+
+    assert.ok(await api.chat.deleteChat(first));
+    assert.deepStrictEqual(api.chat.snapshot().entries, [], 'the deleted chat left the screen');
+    assert.ok(!(await api.chat.listChats()).some((c) => c.id === first));
+    // Chat History lives in the extension's workspace storage, never in the memory store.
+    const store = api.services.stores.primary();
+    assert.ok(store);
+    const names = (await Promise.resolve(vscode.workspace.fs.readDirectory(store.rootUri)).catch(() => [])).map(([name]) => name);
+    assert.ok(!names.some((n) => n === 'index.json' || n.startsWith(first)), `memory store: ${names.join(', ')}`);
+
+    // A message sent right behind New Chat goes to the new chat, not into the one being set aside.
+    const newing = api.chat.newChat();
+    const sending = api.chat.send('History test: right behind New Chat');
+    await newing;
+    assert.ok((await sending).started);
+    assert.deepStrictEqual(ofKind(api.chat.snapshot(), 'user').map((e) => e.text), ['History test: right behind New Chat']);
+    assert.strictEqual((await api.chat.listChats())[0].id, api.chat.chatId(), 'saved as the chat on screen');
+  });
+
   test('a settings change keeps the conversation and says the new settings apply', async () => {
     const server = await serve([{ content: [{ type: 'text', text: 'One.' }] }, { content: [{ type: 'text', text: 'Two.' }] }]);
     const config = vscode.workspace.getConfiguration('claudeMemory');

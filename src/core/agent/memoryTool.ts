@@ -4,8 +4,8 @@
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { MEMORY_TOOL, type MemoryToolExecutor } from '../memory/types';
-import { labelToolCall, memoryChangeOf, summarizeToolCall } from './summary';
-import type { AgentTool, AgentToolLabel, AgentToolResult, ToolCallContext } from './tools';
+import { isDirectoryListing, labelToolCall, memoryChangeOf, summarizeToolCall } from './summary';
+import type { AgentTool, AgentToolLabel, AgentToolResult, ToolCallContext, ToolCallDetail } from './tools';
 
 export class MemoryAgentTool implements AgentTool {
   readonly name = MEMORY_TOOL.name;
@@ -24,10 +24,15 @@ export class MemoryAgentTool implements AgentTool {
     return summarizeToolCall(input, result);
   }
 
-  /** The engine's result, with what a successful write changed for the chat's card (memoryChangeOf). */
+  /**
+   * The engine's result, with what a successful write changed for the chat's card
+   * (memoryChangeOf), or whether a successful read was a file (the chat's "read N memory files").
+   */
   async execute(input: unknown, context: ToolCallContext): Promise<AgentToolResult> {
     const result = await this.memory.execute(input, context.signal);
-    const detail = result.is_error ? undefined : memoryChangeOf(input);
+    if (result.is_error) return result;
+    const detail: ToolCallDetail | undefined =
+      result.touched?.kind === 'read' ? { kind: 'memoryRead', target: isDirectoryListing(result.content) ? 'directory' : 'file' } : memoryChangeOf(input);
     return detail ? { ...result, detail } : result;
   }
 }

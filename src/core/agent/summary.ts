@@ -18,6 +18,11 @@ export function labelToolCall(input: unknown): ToolCallLabel {
 
 const DIRECTORY_HEADER = "Here're the files and directories";
 
+/** True when a successful `view` result is a directory listing (the spec's header), not a file. */
+export function isDirectoryListing(content: ResultContent): boolean {
+  return firstText(content).startsWith(DIRECTORY_HEADER);
+}
+
 export function summarizeToolCall(input: unknown, result: MemoryToolResult): string {
   if (result.is_error) return firstLine(result.content) || 'the memory tool call failed';
   const { command, path } = labelToolCall(input);
@@ -26,7 +31,7 @@ export function summarizeToolCall(input: unknown, result: MemoryToolResult): str
   switch (command) {
     case 'view': {
       const text = firstText(result.content);
-      if (text.startsWith(DIRECTORY_HEADER)) {
+      if (isDirectoryListing(result.content)) {
         // Header, the directory's own line, then one line per entry.
         const entries = Math.max(0, text.split('\n').filter((l) => l.length > 0).length - 2);
         return `viewed ${where} (${entries} ${entries === 1 ? 'entry' : 'entries'})`;

@@ -21,7 +21,9 @@ export type ToolCallDetail =
   /** A bash command: its exit code (undefined when killed), and why it ended early, if it did. */
   | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart' }
   /** A memory write, as the model asked for it (memoryChangeOf in summary.ts): what the card shows changed. */
-  | { kind: 'memory'; change: MemoryChange };
+  | { kind: 'memory'; change: MemoryChange }
+  /** A memory `view` that succeeded: whether it showed a file (text or image) or listed a directory. */
+  | { kind: 'memoryRead'; target: 'file' | 'directory' };
 
 /** What a memory write changed, from its input (the engine may still have redacted secrets in it). */
 export type MemoryChange =
