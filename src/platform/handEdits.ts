@@ -21,6 +21,8 @@ export class HandEditRecorder implements vscode.Disposable {
   constructor(
     private readonly isTrusted: () => boolean,
     private readonly log: Logger,
+    /** After a version was recorded (views showing history refresh). */
+    private readonly onRecorded: () => void = () => undefined,
     private readonly debounceMs = DEFAULT_DEBOUNCE_MS,
   ) {}
 
@@ -60,7 +62,9 @@ export class HandEditRecorder implements vscode.Disposable {
   private async record(store: MemoryStore, rel: string): Promise<void> {
     try {
       const version = await store.engine.noticeChange(rel);
-      if (version !== undefined) this.log.info(`recorded a change made outside the engine to /memories/${rel} in ${store.folder.name} (version ${version})`);
+      if (version === undefined) return;
+      this.log.info(`recorded a change made outside the engine to /memories/${rel} in ${store.folder.name} (version ${version})`);
+      this.onRecorded();
     } catch (e) {
       // A busy store or a store deleted meanwhile: the next change or write records it.
       this.log.debug(`could not record the change of /memories/${rel}: ${isMemoryError(e) ? e.message : String(e)}`);

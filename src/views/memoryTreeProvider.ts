@@ -214,7 +214,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
       md.appendMarkdown(`${size}changed ${formatAge(node.stat.mtime, now)} (${new Date(node.stat.mtime).toLocaleString()})\n\n`);
     }
     const last = node.kind === 'file' ? this.readHistories.get(storeKey(node.store))?.newest.get(node.rel) : undefined;
-    if (last && last.op !== 'delete') md.appendText(`${lastChangeLine(last, now)}\n\n`);
+    if (last && last.op !== 'delete') md.appendMarkdown(`${escapeMd(lastChangeLine(last, now))}\n\n`);
     if (touch) md.appendMarkdown(`✦ Last touched by ${escapeMd(touch.writer ?? 'Claude')} (${touch.kind})\n\n`);
     md.appendMarkdown(`Workspace folder: ${escapeMd(node.store.folder.name)}`);
     return md;

@@ -33,7 +33,7 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
 
   const versionDiffs = new VersionDiffTracker(services.stores, CONTEXT_KEYS.versionDiffActive);
   // Saves in the editor, git and other programs become the user's versions in history.
-  const handEdits = new HandEditRecorder(() => services.trust.isTrusted(), services.logger('history'));
+  const handEdits = new HandEditRecorder(() => services.trust.isTrusted(), services.logger('history'), () => provider.refresh());
 
   context.subscriptions.push(
     provider,
@@ -42,6 +42,11 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     versionDiffs,
     handEdits,
     new StoreWatcher(services.stores, () => provider.refresh(), { onEvent: (store, uri) => handEdits.notice(store, uri) }),
+    // A save in the editor also directly: the watcher sometimes misses writes into folders made after start-up.
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      const store = services.stores.forUri(document.uri);
+      if (store) handEdits.notice(store, document.uri);
+    }),
     services.stores.onDidChange(() => provider.refresh()),
     revealer,
     services.memoryActivity.onDidTouch((touch) => revealer.onTouch(touch)),
