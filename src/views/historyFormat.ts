@@ -47,9 +47,9 @@ export function deletedFilesOf(sorted: readonly HistoryEntry[]): HistoryEntry[] 
   return [...newestByPath(sorted).values()].filter((e) => e.op === 'delete').sort((a, b) => b.version - a.version);
 }
 
-/** "deleted by Claude · 3 min ago" under a Recently Deleted entry. */
+/** "Claude · 3 min ago" under a Recently Deleted entry (who deleted it, when: the side bar is narrow). */
 export function deletedDescription(entry: HistoryEntry, now: number): string {
-  return `deleted by ${describeAuthor(entry.author)} · ${formatAge(entry.time, now)}`;
+  return `${describeAuthor(entry.author)} · ${formatAge(entry.time, now)}`;
 }
 
 /** The Uri path of a version's document: `/<folder index>/<version>/<store-relative path>`. */

@@ -83,7 +83,7 @@ export function deletedItem(node: MemoryNode, now: number): vscode.TreeItem {
   item.description = deletion ? deletedDescription(deletion, now) : '';
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**/memories/${escapeMd(node.rel)}** (deleted)\n\n`);
-  if (deletion) md.appendMarkdown(`${escapeMd(`${deletedDescription(deletion, now)} (${new Date(deletion.time).toLocaleString()}), version ${deletion.version}`)}\n\n`);
+  if (deletion) md.appendMarkdown(`${escapeMd(`Deleted by ${deletedDescription(deletion, now)} (${new Date(deletion.time).toLocaleString()}), version ${deletion.version}`)}\n\n`);
   md.appendMarkdown('Click to see what it held; **Restore** brings it back.');
   item.tooltip = md;
   item.command = { command: 'vscode.open', title: 'Show Deleted Content', arguments: [node.uri, { preview: true }] };

@@ -156,7 +156,7 @@ suite('Memory history', function () {
     const item = api.memoryTree.getTreeItem(deleted);
     assert.strictEqual(item.label, rel);
     assert.strictEqual(item.contextValue, 'memoryDeletedFile');
-    assert.match(String(item.description), /^deleted by You · just now$/);
+    assert.match(String(item.description), /^You · just now$/);
     // Clicking shows what it held, read-only.
     assert.strictEqual(item.command?.command, 'vscode.open');
     const shown = await vscode.workspace.openTextDocument(item.command?.arguments?.[0] as vscode.Uri);
@@ -189,6 +189,6 @@ suite('Memory history', function () {
       const group = root && (await api.memoryTree.getChildren(root)).find((n) => n.kind === 'deletedGroup');
       return group && (await api.memoryTree.getChildren(group)).find((n) => n.rel === rel);
     });
-    assert.match(String(api.memoryTree.getTreeItem(listed).description), /^deleted by You · just now$/);
+    assert.match(String(api.memoryTree.getTreeItem(listed).description), /^You · just now$/);
   });
 });

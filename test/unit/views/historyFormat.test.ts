@@ -48,7 +48,7 @@ describe('history rows and paths in the Memory tree', () => {
     ];
     assert.deepStrictEqual(deletedFilesOf(sorted).map((e) => `${e.version} ${e.path}`), ['9 dir/d.md', '4 a.md']);
     assert.strictEqual(newestByPath(sorted).get('c.md')?.version, 7);
-    assert.match(deletedDescription(sorted[8], now), /^deleted by Copilot \(language model tool\) · \d+ min ago$/);
+    assert.match(deletedDescription(sorted[8], now), /^Copilot \(language model tool\) · \d+ min ago$/);
   });
 
   it('version document paths round-trip, names with spaces and folders included; others are refused', () => {
