@@ -5,6 +5,8 @@ import { storeRelative, type MemoryStore } from './memoryStores';
 
 /** Events for one path closer together than this are one change (a save writes, then touches). */
 const DEFAULT_DEBOUNCE_MS = 400;
+/** A save that never reported its end (it failed) stops holding notices back after this. */
+const SAVE_HOLD_MAX_MS = 10_000;
 
 /**
  * Turns what the file watcher saw in a store into history: a file saved in the editor (or
@@ -15,8 +17,11 @@ const DEFAULT_DEBOUNCE_MS = 400;
  */
 export class HandEditRecorder implements vscode.Disposable {
   private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
-  /** The notices still running, so tests and shutdown can wait for them. */
-  private readonly running = new Set<Promise<unknown>>();
+  /**
+   * Editor saves in progress (key → start time). The editor truncates, then writes: a notice of
+   * the file or a folder above it read meanwhile would record an empty version, so it waits.
+   */
+  private readonly saves = new Map<string, number>();
 
   constructor(
     private readonly isTrusted: () => boolean,
@@ -29,29 +34,47 @@ export class HandEditRecorder implements vscode.Disposable {
   /** A watcher event for `uri` in `store`. */
   notice(store: MemoryStore, uri: vscode.Uri): void {
     if (!this.isTrusted() || store.engine.options.history === false) return;
-    const memoryPath = store.memoryPathOf(uri);
-    const rel = memoryPath === undefined ? undefined : storeRelative(memoryPath);
+    const rel = relOf(store, uri);
     if (!rel || !isRecordable(rel)) return;
-    const key = `${store.folder.uri.toString()}|${rel}`;
+    this.schedule(store, rel);
+  }
+
+  /** The editor is about to save `uri`: notices touching it wait for `saved`. */
+  saving(store: MemoryStore, uri: vscode.Uri): void {
+    const rel = relOf(store, uri);
+    if (rel) this.saves.set(keyOf(store, rel), Date.now());
+  }
+
+  /** The editor saved `uri`: its content is complete, record it. */
+  saved(store: MemoryStore, uri: vscode.Uri): void {
+    const rel = relOf(store, uri);
+    if (rel) this.saves.delete(keyOf(store, rel));
+    this.notice(store, uri);
+  }
+
+  private schedule(store: MemoryStore, rel: string): void {
+    const key = keyOf(store, rel);
     const pending = this.timers.get(key);
     if (pending) clearTimeout(pending);
     this.timers.set(
       key,
       setTimeout(() => {
         this.timers.delete(key);
-        const run = this.record(store, rel);
-        this.running.add(run);
-        void run.finally(() => this.running.delete(run));
+        if (this.saveInProgress(store, rel)) return this.schedule(store, rel);
+        void this.record(store, rel);
       }, this.debounceMs),
     );
   }
 
-  /** Resolves when no notice is waiting or running. */
-  async settled(): Promise<void> {
-    while (this.timers.size > 0 || this.running.size > 0) {
-      await Promise.all([...this.running]);
-      if (this.timers.size > 0) await new Promise((r) => setTimeout(r, this.debounceMs));
+  /** Whether a save of `rel`, or of a file below it, is under way. */
+  private saveInProgress(store: MemoryStore, rel: string): boolean {
+    const now = Date.now();
+    const prefix = keyOf(store, rel);
+    for (const [key, started] of this.saves) {
+      if (now - started > SAVE_HOLD_MAX_MS) this.saves.delete(key);
+      else if (key === prefix || key.startsWith(`${prefix}/`)) return true;
     }
+    return false;
   }
 
   dispose(): void {
@@ -70,6 +93,15 @@ export class HandEditRecorder implements vscode.Disposable {
       this.log.debug(`could not record the change of /memories/${rel}: ${isMemoryError(e) ? e.message : String(e)}`);
     }
   }
+}
+
+function keyOf(store: MemoryStore, rel: string): string {
+  return `${store.folder.uri.toString()}|${rel}`;
+}
+
+function relOf(store: MemoryStore, uri: vscode.Uri): string | undefined {
+  const memoryPath = store.memoryPathOf(uri);
+  return memoryPath === undefined ? undefined : storeRelative(memoryPath);
 }
 
 /**

@@ -42,10 +42,15 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     versionDiffs,
     handEdits,
     new StoreWatcher(services.stores, () => provider.refresh(), { onEvent: (store, uri) => handEdits.notice(store, uri) }),
-    // A save in the editor also directly: the watcher sometimes misses writes into folders made after start-up.
+    // Saves in the editor also directly: the watcher sometimes misses writes into folders made
+    // after start-up, and a notice read in the middle of a save would see a truncated file.
+    vscode.workspace.onWillSaveTextDocument(({ document }) => {
+      const store = services.stores.forUri(document.uri);
+      if (store) handEdits.saving(store, document.uri);
+    }),
     vscode.workspace.onDidSaveTextDocument((document) => {
       const store = services.stores.forUri(document.uri);
-      if (store) handEdits.notice(store, document.uri);
+      if (store) handEdits.saved(store, document.uri);
     }),
     services.stores.onDidChange(() => provider.refresh()),
     revealer,

@@ -3,6 +3,8 @@
 // the user's version, Recently Deleted lists deleted files and brings them back, and tooltips name
 // the last writer.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MemoryStore } from '../../src/platform/memoryStores';
@@ -190,5 +192,37 @@ suite('Memory history', function () {
       return group && (await api.memoryTree.getChildren(group)).find((n) => n.rel === rel);
     });
     assert.match(String(api.memoryTree.getTreeItem(listed).description), /^You · just now$/);
+  });
+
+  test('history\'s switch and limits come from user settings only; changing them there rebuilds the engines', async () => {
+    const defaults = { maxVersionsPerFile: 50, maxDays: 30, maxBytes: 20 * 1024 * 1024 };
+    const history = () => primaryStore(api).engine.options.history;
+    const config = () => vscode.workspace.getConfiguration('claudeMemory');
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert.ok(folder);
+    const settingsFile = path.join(folder.uri.fsPath, '.vscode', 'settings.json');
+    const original = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    try {
+      // What a cloned repository could ship: history off and shrunk. Ignored; maxTurns applies.
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      fs.writeFileSync(settingsFile, JSON.stringify({ 'claudeMemory.maxTurns': 7, 'claudeMemory.history.enabled': false, 'claudeMemory.history.maxVersionsPerFile': 1 }));
+      await wait('maxTurns from the workspace file', () => (api.services.settings.get('maxTurns') === 7 ? true : undefined));
+      assert.deepStrictEqual(history(), defaults);
+
+      await config().update('history.maxVersionsPerFile', 5, vscode.ConfigurationTarget.Global);
+      await wait('the engines rebuilt with 5 versions per file', () => {
+        const h = history();
+        return h !== false && h.maxVersionsPerFile === 5 ? true : undefined;
+      });
+      await config().update('history.enabled', false, vscode.ConfigurationTarget.Global);
+      await wait('history off from user settings', () => (history() === false ? true : undefined));
+    } finally {
+      await config().update('history.enabled', undefined, vscode.ConfigurationTarget.Global);
+      await config().update('history.maxVersionsPerFile', undefined, vscode.ConfigurationTarget.Global);
+      if (original === undefined) fs.rmSync(settingsFile, { force: true });
+      else fs.writeFileSync(settingsFile, original);
+    }
+    await wait('history back to the defaults', () => (JSON.stringify(history()) === JSON.stringify(defaults) ? true : undefined));
+    await wait('maxTurns back to its default', () => (api.services.settings.get('maxTurns') === 30 ? true : undefined));
   });
 });
