@@ -8,6 +8,8 @@ import { copyMemoryPath, openFile, revealInExplorer } from './entryActions';
 import { newEntry } from './newEntry';
 import type { UserPrompts } from './prompts';
 import { renameEntry } from './renameEntry';
+import { restoreDeleted, restoreVersion } from './restoreVersion';
+import { showHistory } from './showHistory';
 import type { TreeCommandContext } from './treeCommandContext';
 
 /**
@@ -29,4 +31,7 @@ export function registerCommands(context: vscode.ExtensionContext, services: Ext
   register(COMMANDS.revealInExplorer, (arg) => revealInExplorer(ctx, arg));
   register(COMMANDS.copyMemoryPath, (arg) => copyMemoryPath(ctx, arg));
   register(COMMANDS.openFile, (arg) => openFile(ctx, arg));
+  register(COMMANDS.showHistory, (arg, version) => showHistory(ctx, arg, version));
+  register(COMMANDS.restoreVersion, (arg) => restoreVersion(ctx, arg));
+  register(COMMANDS.restoreDeleted, (arg) => restoreDeleted(ctx, arg));
 }

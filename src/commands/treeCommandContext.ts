@@ -15,7 +15,9 @@ export interface TreeCommandContext {
 /** The node a command acts on: the menu's argument, else the tree's selection (keybindings, title bar). */
 export function targetNode(ctx: TreeCommandContext, arg: unknown): MemoryNode | undefined {
   if (isMemoryNode(arg)) return arg;
-  return ctx.tree.view.selection[0];
+  const selected = ctx.tree.view.selection[0];
+  // Recently Deleted and its files are no entries on disk: the file commands never act on them.
+  return selected && isMemoryNode(selected) ? selected : undefined;
 }
 
 function isMemoryNode(value: unknown): value is MemoryNode {

@@ -5,6 +5,7 @@
  * are confirmed first, naming the file that changes, and show in the Memory tree like Claude's.
  */
 import * as vscode from 'vscode';
+import { AUTHORS } from '../core/memory/history/types';
 import { plannedWrite } from '../core/memory/sharedTool';
 import type { ResultContent } from '../core/memory/types';
 import { CHAT_AGENT_WRITER } from '../platform/memoryActivity';
@@ -47,7 +48,7 @@ export class WorkspaceMemoryTool implements vscode.LanguageModelTool<WorkspaceMe
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
-      const result = await store.engine.execute(options.input, abort.signal);
+      const result = await store.engine.execute(options.input, abort.signal, AUTHORS.lmTool);
       if (result.touched) this.services.memoryActivity.fire({ ...result.touched, folder: store.folder, writer: CHAT_AGENT_WRITER });
       // The engine's strings as they are: errors already start with "Error:" and are model-safe.
       return textResult(...texts(result.content));

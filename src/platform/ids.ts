@@ -31,6 +31,9 @@ export const COMMANDS = {
   chatAddFile: 'claudeMemory.chat.addFile',
   chatOpenInEditor: 'claudeMemory.chat.openInEditor',
   askAboutSelection: 'claudeMemory.askAboutSelection',
+  showHistory: 'claudeMemory.showHistory',
+  restoreVersion: 'claudeMemory.restoreVersion',
+  restoreDeleted: 'claudeMemory.restoreDeleted',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -54,6 +57,14 @@ export const CONTEXT_KEYS = {
   storeEmpty: 'claudeMemory.storeEmpty',
   chatRunning: 'claudeMemory.chatRunning',
   apiKeySet: 'claudeMemory.apiKeySet',
+  /** The active editor tab is a diff of a memory file's earlier version (Restore This Version shows). */
+  versionDiffActive: 'claudeMemory.versionDiffActive',
+} as const;
+
+/** Uri schemes of the extension's read-only documents. */
+export const URI_SCHEMES = {
+  /** An earlier version of a memory file: `claude-memory-version:/<folder index>/<version>/<store path>`. */
+  version: 'claude-memory-version',
 } as const;
 
 /** contributes.mcpServerDefinitionProviders[].id: the workspace memory's MCP servers. */

@@ -6,7 +6,7 @@ import { parseMemoryPath } from '../core/memory/paths';
 import { createChecklistGuards } from '../core/session/guards';
 import { MEMORY_ROOT } from '../core/memory/types';
 import type { Logger } from './logger';
-import type { SettingKey, Settings, SettingsSnapshot } from './settings';
+import { historyRetentionOf, type SettingKey, type Settings, type SettingsSnapshot } from './settings';
 import { storeLockFor } from './storeLockFor';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
@@ -46,7 +46,10 @@ export function storeRelative(memoryPath: string): string | undefined {
 }
 
 /** Settings whose change means engines (or their roots) must be built again. */
-const ENGINE_SETTINGS: readonly SettingKey[] = ['memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets', 'createPolicy', 'checklistGuard'];
+const ENGINE_SETTINGS: readonly SettingKey[] = [
+  'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets', 'createPolicy', 'checklistGuard',
+  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes',
+];
 
 /**
  * One MemoryStore per workspace folder, rebuilt when folders or engine settings change. Callers
@@ -123,6 +126,7 @@ function engineOptions(s: SettingsSnapshot, log: Logger): Partial<MemoryEngineOp
     redactSecrets: s.redactSecrets,
     createPolicy: s.createPolicy,
     writeGuards: s.checklistGuard ? createChecklistGuards() : [],
+    history: historyRetentionOf(s),
     onInternalError: (e) => log.error(`memory engine: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`),
   };
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseSettings, SETTING_KEYS, type Reader, type SettingKey, type SettingProblem, type SettingsChange, type SettingsSnapshot } from './settingsParse';
+import { parseSettings, SETTING_KEYS, USER_ONLY_KEYS, type Reader, type SettingKey, type SettingProblem, type SettingsChange, type SettingsSnapshot } from './settingsParse';
 
 export * from './settingsParse';
 
@@ -50,7 +50,13 @@ export class Settings implements vscode.Disposable {
     // apiBaseUrl is machine-scoped in package.json; read only the user/default layers as well, so
     // no workspace or folder file can send the API key to another server.
     const baseUrl = config.inspect<string>('apiBaseUrl');
-    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem);
+    // History's switch and limits: user settings only, so a cloned repository cannot make the
+    // agent's writes unreviewable by turning history off or shrinking it.
+    const userOnly: Reader = (key) => {
+      const name = (USER_ONLY_KEYS as Partial<Record<string, string>>)[key];
+      return name === undefined ? undefined : config.inspect<never>(name)?.globalValue;
+    };
+    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem, userOnly);
     // A workspace may make edits stricter ('ask'), never looser: a cloned repository's settings
     // cannot turn off the review a user asked for in their own settings.
     if (config.inspect<unknown>('edits')?.globalValue === 'ask') snapshot.edits = 'ask';

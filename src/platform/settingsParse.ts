@@ -3,6 +3,7 @@
  * (which folder names and API URLs are acceptable) are unit-tested in plain Node.
  */
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
+import { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from '../core/memory/history/types';
 import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
@@ -33,6 +34,11 @@ export interface SettingsSnapshot {
   commandTimeoutSeconds: number;
   /** Resume asks Claude to commit verified work when the folder is a git repository. */
   gitCommit: boolean;
+  /** History (versions of every change) and its retention. User settings only (USER_ONLY_KEYS). */
+  historyEnabled: boolean;
+  historyMaxVersionsPerFile: number;
+  historyMaxDays: number;
+  historyMaxMegabytes: number;
 }
 
 export type EditMode = 'apply' | 'ask';
@@ -43,7 +49,20 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
   'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'edits',
   'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
+  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes',
 ];
+
+/**
+ * Settings read from the user's (global) settings only, by their `claudeMemory.` names: a cloned
+ * repository must not be able to switch history off or shrink it, which would make the agent's
+ * writes unreviewable.
+ */
+export const USER_ONLY_KEYS = {
+  historyEnabled: 'history.enabled',
+  historyMaxVersionsPerFile: 'history.maxVersionsPerFile',
+  historyMaxDays: 'history.maxDays',
+  historyMaxMegabytes: 'history.maxMegabytes',
+} as const satisfies Partial<Record<SettingKey, string>>;
 
 export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   ...AGENT_DEFAULTS,
@@ -61,6 +80,10 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   editorMaxCharacters: DEFAULT_EDITOR_MAX_CHARACTERS,
   commandTimeoutSeconds: DEFAULT_COMMAND_TIMEOUT_MS / 1000,
   gitCommit: true,
+  historyEnabled: true,
+  historyMaxVersionsPerFile: DEFAULT_HISTORY_RETENTION.maxVersionsPerFile,
+  historyMaxDays: DEFAULT_HISTORY_RETENTION.maxDays,
+  historyMaxMegabytes: DEFAULT_HISTORY_RETENTION.maxBytes / (1024 * 1024),
 };
 
 export interface SettingsChange {
@@ -78,15 +101,19 @@ export interface SettingProblem {
 /** Reads one raw value (VS Code's merged configuration, or a test's object). */
 export type Reader = <T>(key: SettingKey) => T | undefined;
 
-/** Validates raw values; pure so it can be reasoned about apart from VS Code. */
+/**
+ * Validates raw values; pure so it can be reasoned about apart from VS Code. `userOnly` reads the
+ * USER_ONLY_KEYS from the user's settings alone (default: none set).
+ */
 export function parseSettings(
   get: Reader,
   rawBaseUrl: unknown,
   onProblem: (problem: SettingProblem) => void,
+  userOnly: Reader = () => undefined,
 ): SettingsSnapshot {
   const d = DEFAULT_SETTINGS;
-  const int = (key: SettingKey, min: number, max: number): number => {
-    const v = get<unknown>(key);
+  const int = (key: SettingKey, min: number, max: number, read: Reader = get): number => {
+    const v = read<unknown>(key);
     if (v === undefined) return d[key] as number;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       onProblem({ key, reason: 'not a number' });
@@ -94,8 +121,8 @@ export function parseSettings(
     }
     return Math.min(max, Math.max(min, Math.floor(v)));
   };
-  const bool = (key: SettingKey): boolean => {
-    const v = get<unknown>(key);
+  const bool = (key: SettingKey, read: Reader = get): boolean => {
+    const v = read<unknown>(key);
     return typeof v === 'boolean' ? v : (d[key] as boolean);
   };
   const model = get<unknown>('model');
@@ -118,7 +145,17 @@ export function parseSettings(
     editorMaxCharacters: int('editorMaxCharacters', 1000, 1_000_000),
     commandTimeoutSeconds: int('commandTimeoutSeconds', 1, 24 * 3600),
     gitCommit: bool('gitCommit'),
+    historyEnabled: bool('historyEnabled', userOnly),
+    historyMaxVersionsPerFile: int('historyMaxVersionsPerFile', 1, 100_000, userOnly),
+    historyMaxDays: int('historyMaxDays', 1, 36_500, userOnly),
+    historyMaxMegabytes: int('historyMaxMegabytes', 1, 100_000, userOnly),
   };
+}
+
+/** The engine's `history` option from the settings: false when off. */
+export function historyRetentionOf(s: Pick<SettingsSnapshot, 'historyEnabled' | 'historyMaxVersionsPerFile' | 'historyMaxDays' | 'historyMaxMegabytes'>): HistoryRetention | false {
+  if (!s.historyEnabled) return false;
+  return { maxVersionsPerFile: s.historyMaxVersionsPerFile, maxDays: s.historyMaxDays, maxBytes: s.historyMaxMegabytes * 1024 * 1024 };
 }
 
 /** Why `name` is not usable as the memory folder (one plain folder name), or undefined. */

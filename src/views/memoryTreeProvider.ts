@@ -5,7 +5,9 @@ import type { Logger } from '../platform/logger';
 import type { MemoryActivity, MemoryTouch } from '../platform/memoryActivity';
 import { storeRelative, type MemoryStore, type MemoryStores } from '../platform/memoryStores';
 import { CONTEXT_VALUES, MemoryNode, nameOf, nodeId } from './memoryTreeNodes';
+import { lastChangeLine } from './historyFormat';
 import { compareEntries, describeEntry, formatAge, formatSize, isVisibleName, touchLabel } from './treeFormat';
+import { deletedGroupItem, deletedGroupNode, deletedItem, deletedNodes, escapeMd, loadTreeHistory, type TreeHistory } from './treeHistory';
 
 /** Context key behind the Memory view's welcome content (package.json viewsWelcome). */
 export const STORE_EMPTY_CONTEXT = CONTEXT_KEYS.storeEmpty;
@@ -21,6 +23,9 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   /** This generation's listings and roots (a refresh starts a new one). */
   private listings = new Map<string, Promise<MemoryNode[]>>();
   private roots = new Map<string, MemoryNode>();
+  /** This generation's history per store (last writers, recently deleted), and the ones already read. */
+  private histories = new Map<string, Promise<TreeHistory>>();
+  private readHistories = new Map<string, TreeHistory>();
   private storeEmpty: boolean | undefined;
   /** The entry the agent touched last, shown with a mark. */
   private marked: MemoryTouch | undefined;
@@ -56,14 +61,23 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   refresh(): void {
     this.listings = new Map();
     this.roots = new Map();
+    this.histories = new Map();
     this.changed.fire(undefined);
   }
 
   async getChildren(element?: MemoryNode): Promise<MemoryNode[]> {
-    if (element) return element.kind === 'file' ? [] : this.list(element.store, element.rel);
+    if (element?.kind === 'deletedGroup') return deletedNodes(element.store, await this.historyOf(element.store));
+    if (element?.kind === 'root') {
+      const [listing, history] = await Promise.all([this.list(element.store, ''), this.historyOf(element.store)]);
+      const deleted = deletedGroupNode(element.store, history);
+      return deleted ? [...listing, deleted] : listing;
+    }
+    if (element) return element.kind === 'folder' ? this.list(element.store, element.rel) : [];
     const stores = this.stores.all();
     const listings = await Promise.all(stores.map((s) => this.list(s, '')));
-    const empty = listings.every((l) => l.length === 0);
+    const histories = await Promise.all(stores.map((s) => this.historyOf(s)));
+    // A store whose last file was deleted still shows its root, for Recently Deleted.
+    const empty = listings.every((l) => l.length === 0) && histories.every((h) => h.deleted.length === 0);
     this.setStoreEmpty(empty);
     // An empty tree lets the welcome view (Initialize / Open Chat / Set API Key) show instead.
     return empty ? [] : stores.map((store) => this.rootNode(store));
@@ -75,6 +89,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
    */
   async getParent(element: MemoryNode): Promise<MemoryNode | undefined> {
     if (element.kind === 'root') return undefined;
+    if (element.kind === 'deletedGroup') return this.rootNode(element.store);
+    if (element.kind === 'deleted') return deletedGroupNode(element.store, await this.historyOf(element.store));
     const parent = parentOf(element.rel);
     if (parent === '') return this.rootNode(element.store);
     return (await this.nodeAt(element.store, parent)) ?? this.entryNode(element.store, parent, 'folder');
@@ -82,6 +98,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
 
   getTreeItem(node: MemoryNode): vscode.TreeItem {
     if (node.kind === 'root') return this.rootItem(node);
+    if (node.kind === 'deletedGroup') return deletedGroupItem(node, this.readHistories.get(storeKey(node.store))?.deleted.length ?? 0);
+    if (node.kind === 'deleted') return deletedItem(node, this.now());
     const item = new vscode.TreeItem(nameOf(node), node.kind === 'folder' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = nodeId(node);
     item.resourceUri = node.uri;
@@ -134,6 +152,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
       return [];
     }
     const visible = entries.filter(([name]) => isVisibleName(name));
+    // Tooltips name each file's last writer from history: read it before the nodes go out.
+    await this.historyOf(store);
     const nodes = await Promise.all(
       visible.map(async ([name, type]) => {
         const childRel = joinRel(rel, name);
@@ -144,6 +164,19 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
       }),
     );
     return nodes.sort((a, b) => compareEntries({ name: nameOf(a), isFolder: a.kind === 'folder' }, { name: nameOf(b), isFolder: b.kind === 'folder' }));
+  }
+
+  private historyOf(store: MemoryStore): Promise<TreeHistory> {
+    const key = storeKey(store);
+    let history = this.histories.get(key);
+    if (!history) {
+      history = loadTreeHistory(store, this.now(), (e) => this.log.warn(`cannot read the history of ${store.folder.name}: ${String(e)}`)).then((h) => {
+        this.readHistories.set(key, h);
+        return h;
+      });
+      this.histories.set(key, history);
+    }
+    return history;
   }
 
   private rootNode(store: MemoryStore): MemoryNode {
@@ -180,6 +213,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
       const size = node.kind === 'file' ? `${formatSize(node.stat.size)} (${node.stat.size.toLocaleString('en-US')} bytes) · ` : '';
       md.appendMarkdown(`${size}changed ${formatAge(node.stat.mtime, now)} (${new Date(node.stat.mtime).toLocaleString()})\n\n`);
     }
+    const last = node.kind === 'file' ? this.readHistories.get(storeKey(node.store))?.newest.get(node.rel) : undefined;
+    if (last && last.op !== 'delete') md.appendMarkdown(`${escapeMd(lastChangeLine(last, now))}\n\n`);
     if (touch) md.appendMarkdown(`✦ Last touched by ${escapeMd(touch.writer ?? 'Claude')} (${touch.kind})\n\n`);
     md.appendMarkdown(`Workspace folder: ${escapeMd(node.store.folder.name)}`);
     return md;
@@ -198,6 +233,6 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 }
 
-function escapeMd(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+function storeKey(store: MemoryStore): string {
+  return store.folder.uri.toString();
 }

@@ -8,6 +8,8 @@ export interface StoreWatcherOptions {
   debounceMs?: number;
   /** Which changed Uris matter to this watcher (default: all of them). */
   relevant?: (store: MemoryStore, uri: vscode.Uri) => boolean;
+  /** Every relevant event, at once (onChange comes once per burst). */
+  onEvent?: (store: MemoryStore, uri: vscode.Uri) => void;
 }
 
 /**
@@ -44,7 +46,9 @@ export class StoreWatcher implements vscode.Disposable {
       const name = store.rootUri.path.slice(store.rootUri.path.lastIndexOf('/') + 1);
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(store.folder, `{${name},${name}/**}`));
       const fire = (uri: vscode.Uri) => {
-        if (!this.options.relevant || this.options.relevant(store, uri)) this.schedule();
+        if (this.options.relevant && !this.options.relevant(store, uri)) return;
+        this.options.onEvent?.(store, uri);
+        this.schedule();
       };
       this.watchers.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
     }

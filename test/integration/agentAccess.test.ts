@@ -52,6 +52,13 @@ suite('Agent access: Language Model tool and MCP server definition', () => {
     const item = api.memoryTree.getTreeItem(node);
     assert.match(String(item.description), /^✦ Chat agent wrote · 22B · just now$/);
     assert.match((item.tooltip as vscode.MarkdownString).value, /Last touched by Chat agent \(write\)/);
+    // History records the Language Model tool as the author, and the tooltip names it.
+    assert.deepStrictEqual((await store.engine.fileHistory(rel)).map((e) => `${e.op} ${e.author.name}`), ['create lm-tool']);
+    await waitFor('the tooltip to name the Language Model tool', async () => {
+      const fresh = await findNode(api, store, rel);
+      const tooltip = fresh && (api.memoryTree.getTreeItem(fresh).tooltip as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
+      return tooltip?.includes('Last change: Copilot (language model tool), just now') ? true : undefined;
+    });
     await waitFor('the file to be revealed', () => (api.memoryTreeRevealer.lastRevealed?.rel === rel ? true : undefined));
 
     const viewed = await invoke({ command: 'view', path: `/memories/${rel}` });
