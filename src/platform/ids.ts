@@ -30,9 +30,21 @@ export const COMMANDS = {
   chatAddFile: 'claudeMemory.chat.addFile',
   chatOpenInEditor: 'claudeMemory.chat.openInEditor',
   askAboutSelection: 'claudeMemory.askAboutSelection',
+  pin: 'claudeMemory.pin',
+  unpin: 'claudeMemory.unpin',
+  expireNow: 'claudeMemory.expireNow',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+/**
+ * Commands this code runs when they exist but does not declare: another feature contributes them
+ * (checked with `vscode.commands.getCommands`, so neither depends on the other being there).
+ */
+export const OPTIONAL_COMMANDS = {
+  /** Shows the "Memory Changes" review feed. */
+  focusChanges: 'claudeMemory.focusChanges',
+} as const;
 
 /** View ids (package.json contributes.views). */
 export const VIEWS = {
@@ -67,6 +79,8 @@ export const STATE_KEYS = {
   alwaysAllowedCommands: 'claudeMemory.commands.alwaysAllowed',
   /** The conversation New Chat set aside, to reopen. */
   previousChat: 'claudeMemory.chat.previous',
+  /** When memory expiry last swept this workspace's stores (ms since the epoch). */
+  lastExpirySweep: 'claudeMemory.expiry.lastSweep',
 } as const;
 
 /** Webview panel types. */

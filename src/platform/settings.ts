@@ -6,6 +6,9 @@ export * from './settingsParse';
 /** The `claudeMemory.*` configuration, read here and nowhere else. */
 export const SETTINGS_SECTION = 'claudeMemory';
 
+/** `claudeMemory.expiry.days`, read by layer (settings key `expiryDays`). */
+const EXPIRY_DAYS_KEY = 'expiry.days';
+
 /**
  * Typed, validated settings with a change event that fires only for keys whose effective value
  * changed (VS Code's own event also fires for edits that change nothing).
@@ -50,7 +53,11 @@ export class Settings implements vscode.Disposable {
     // apiBaseUrl is machine-scoped in package.json; read only the user/default layers as well, so
     // no workspace or folder file can send the API key to another server.
     const baseUrl = config.inspect<string>('apiBaseUrl');
-    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem);
+    const expiry = config.inspect<unknown>(EXPIRY_DAYS_KEY);
+    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem, {
+      user: expiry?.globalValue,
+      workspace: [expiry?.workspaceValue, expiry?.workspaceFolderValue],
+    });
     // A workspace may make edits stricter ('ask'), never looser: a cloned repository's settings
     // cannot turn off the review a user asked for in their own settings.
     if (config.inspect<unknown>('edits')?.globalValue === 'ask') snapshot.edits = 'ask';

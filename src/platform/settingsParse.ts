@@ -3,6 +3,7 @@
  * (which folder names and API URLs are acceptable) are unit-tested in plain Node.
  */
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
+import { DEFAULT_EXPIRY_DAYS } from '../core/memory/history/expiry';
 import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
@@ -33,6 +34,11 @@ export interface SettingsSnapshot {
   commandTimeoutSeconds: number;
   /** Resume asks Claude to commit verified work when the folder is a git repository. */
   gitCommit: boolean;
+  /**
+   * `claudeMemory.expiry.days`: memory files unused this long are deleted (recorded, restorable);
+   * 0 = off. A workspace may only lengthen it or turn it off (see effectiveExpiryDays).
+   */
+  expiryDays: number;
 }
 
 export type EditMode = 'apply' | 'ask';
@@ -42,7 +48,7 @@ export type SettingKey = keyof SettingsSnapshot;
 export const SETTING_KEYS: readonly SettingKey[] = [
   'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
   'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'edits',
-  'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
+  'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit', 'expiryDays',
 ];
 
 export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
@@ -61,7 +67,11 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   editorMaxCharacters: DEFAULT_EDITOR_MAX_CHARACTERS,
   commandTimeoutSeconds: DEFAULT_COMMAND_TIMEOUT_MS / 1000,
   gitCommit: true,
+  expiryDays: DEFAULT_EXPIRY_DAYS,
 };
+
+/** The longest expiry window accepted (100 years: "practically never" without being off). */
+export const MAX_EXPIRY_DAYS = 36500;
 
 export interface SettingsChange {
   /** The keys whose effective value changed. */
@@ -78,11 +88,20 @@ export interface SettingProblem {
 /** Reads one raw value (VS Code's merged configuration, or a test's object). */
 export type Reader = <T>(key: SettingKey) => T | undefined;
 
+/** The raw values of `claudeMemory.expiry.days` by layer (VS Code's `inspect`). */
+export interface ExpiryDaysLayers {
+  /** The user's own value (user settings), undefined when not set. */
+  user?: unknown;
+  /** Values from workspace files (the .code-workspace, a folder's .vscode/settings.json). */
+  workspace?: readonly unknown[];
+}
+
 /** Validates raw values; pure so it can be reasoned about apart from VS Code. */
 export function parseSettings(
   get: Reader,
   rawBaseUrl: unknown,
   onProblem: (problem: SettingProblem) => void,
+  expiryLayers: ExpiryDaysLayers = {},
 ): SettingsSnapshot {
   const d = DEFAULT_SETTINGS;
   const int = (key: SettingKey, min: number, max: number): number => {
@@ -118,7 +137,31 @@ export function parseSettings(
     editorMaxCharacters: int('editorMaxCharacters', 1000, 1_000_000),
     commandTimeoutSeconds: int('commandTimeoutSeconds', 1, 24 * 3600),
     gitCommit: bool('gitCommit'),
+    expiryDays: effectiveExpiryDays(expiryLayers, onProblem),
   };
+}
+
+/**
+ * The expiry window in force. A cloned repository's settings must not make memory vanish faster
+ * than its user chose: a workspace value may lengthen the window or turn expiry off (0), never
+ * shorten it, and cannot turn back on an expiry the user switched off. 0 counts as "forever".
+ */
+export function effectiveExpiryDays(layers: ExpiryDaysLayers, onProblem: (p: SettingProblem) => void): number {
+  const parse = (raw: unknown): number | undefined => {
+    if (raw === undefined || raw === null) return undefined;
+    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) {
+      onProblem({ key: 'expiryDays', reason: 'not a number of days (0 or more); ignored' });
+      return undefined;
+    }
+    return Math.min(MAX_EXPIRY_DAYS, Math.floor(raw));
+  };
+  let days = parse(layers.user) ?? DEFAULT_SETTINGS.expiryDays;
+  for (const raw of layers.workspace ?? []) {
+    const value = parse(raw);
+    if (value === undefined || days === 0) continue;
+    days = value === 0 ? 0 : Math.max(days, value);
+  }
+  return days;
 }
 
 /** Why `name` is not usable as the memory folder (one plain folder name), or undefined. */

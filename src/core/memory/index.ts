@@ -21,4 +21,4 @@ export * from './types';
 export * from './fileSystem';
 export { AUTHORS, DEFAULT_HISTORY_RETENTION, mcpAuthor, historyRecordJson, type Author, type HistoryEntry, type HistoryOp, type HistoryRetention, type HistoryRecordJson } from './history/types';
 export { HISTORY_FOLDER, undoPlanOf, fileHistoryOf, liveFiles, type UndoPlan } from './history/historyStore';
-export { expiresAt, idleFiles, DAY_MS, type ExpiredFile, type FileUse } from './history/expiry';
+export { expiresAt, idleFiles, DAY_MS, DEFAULT_EXPIRY_DAYS, type ExpiredFile, type FileUse } from './history/expiry';

@@ -10,6 +10,13 @@ import type { StoreMarks } from './marks';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Days without use before a memory file expires, unless the user chose otherwise (the
+ * `claudeMemory.expiry.days` setting, `claude-memory expire --days`): a quarter of a year, long
+ * enough that a project paused over a holiday keeps its notes.
+ */
+export const DEFAULT_EXPIRY_DAYS = 90;
+
 export interface FileUse {
   /** Store-relative path. */
   rel: string;
