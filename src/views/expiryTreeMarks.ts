@@ -32,8 +32,8 @@ export class ExpiryTreeMarks implements TreeItemAnnotator {
     const line = expiryLine(outlook);
     if (line !== undefined && item.tooltip instanceof vscode.MarkdownString) {
       const near = outlook.kind === 'expires' && outlook.near;
-      item.tooltip.appendMarkdown('\n\n');
-      item.tooltip.appendText(near ? `${NEAR_EXPIRY_BADGE} ${line}` : line);
+      // Our own words and a date, no markdown syntax in them (appendText would turn spaces into &nbsp;).
+      item.tooltip.appendMarkdown(`\n\n${near ? `${NEAR_EXPIRY_BADGE} ${line}` : line}`);
     }
   }
 }

@@ -16,7 +16,7 @@ export function expiryLine(outlook: ExpiryOutlook): string | undefined {
     case 'pinned':
       return 'Pinned: never expires';
     case 'kept':
-      return 'Never expires (a checklist file of the multi-session routine)';
+      return 'Never expires: a checklist file of the multi-session routine';
     case 'off':
       return undefined;
   }
