@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { MemoryExpiry } from '../platform/memoryExpiry';
 import type { MemoryNode } from './memoryTreeNodes';
 import type { TreeItemAnnotator } from './memoryTreeProvider';
-import { expiryLine, NEAR_EXPIRY_BADGE } from './expiryWords';
+import { expiryLine, NEAR_EXPIRY_BADGE, PINNED_DESCRIPTION } from './expiryWords';
 
 /**
  * A pinned memory file's context value (its menu offers Unpin instead of Pin). The other file
@@ -27,7 +27,10 @@ export class ExpiryTreeMarks implements TreeItemAnnotator {
     if (outlook === undefined) return;
     if (outlook.kind === 'never' && outlook.why === 'pinned') {
       item.contextValue = PINNED_FILE_CONTEXT;
-      item.description = ['$(pinned)', item.description].filter(Boolean).join(' ');
+      // Tree descriptions do not render `$(pinned)`; the icon carries the pin (unless the
+      // "touched by Claude" sparkle holds the icon for now) and the description says it.
+      if (item.iconPath === vscode.ThemeIcon.File) item.iconPath = new vscode.ThemeIcon('pinned');
+      item.description = [PINNED_DESCRIPTION, item.description].filter(Boolean).join(' · ');
     }
     const line = expiryLine(outlook);
     if (line !== undefined && item.tooltip instanceof vscode.MarkdownString) {

@@ -1,8 +1,15 @@
 /** Words for memory expiry in the tree, its decorations and notifications. Pure, tested in plain Node. */
 import type { ExpiryOutlook } from '../core/memory/history/expiryOutlook';
 
-/** The badge of a file close to expiry (a FileDecoration badge holds at most two characters). */
-export const NEAR_EXPIRY_BADGE = '⌛';
+/**
+ * The badge of a file close to expiry (a FileDecoration badge holds at most two characters).
+ * Not ⌛: without an emoji font (common on Linux) it shows as an empty box; ⚠ is in the usual
+ * text fonts (DejaVu Sans, Segoe UI Symbol, Apple Symbols).
+ */
+export const NEAR_EXPIRY_BADGE = '⚠';
+
+/** Words in a pinned file's tree description, next to its pin icon. */
+export const PINNED_DESCRIPTION = 'pinned';
 
 /** "12 Jan 2027", in the local time zone. */
 export function formatExpiryDate(ms: number): string {

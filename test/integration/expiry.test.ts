@@ -100,7 +100,8 @@ suite('memory expiry', () => {
     assert.strictEqual(await vscode.commands.executeCommand('claudeMemory.pin', node), true);
     const pinnedItem = api.memoryTree.getTreeItem(node);
     assert.strictEqual(pinnedItem.contextValue, 'memoryPinnedFile');
-    assert.match(String(pinnedItem.description), /^\$\(pinned\) /);
+    assert.match(String(pinnedItem.description), /^pinned · 12B · /);
+    assert.strictEqual((pinnedItem.iconPath as vscode.ThemeIcon).id, 'pinned');
     assert.match((pinnedItem.tooltip as vscode.MarkdownString).value, /Pinned: never expires/);
 
     // A checklist file at the store root, aged; restored as it was afterwards.
@@ -133,7 +134,7 @@ suite('memory expiry', () => {
 
     const decoration = api.expiry.views.decorations.provideFileDecoration(soon);
     assert.ok(decoration, 'no decoration on a file five days from expiry');
-    assert.strictEqual(decoration.badge, '⌛');
+    assert.strictEqual(decoration.badge, '⚠');
     const date = new Date(fs.statSync(soon.fsPath).mtimeMs + 90 * DAY_MS).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
     assert.strictEqual(decoration.tooltip, `Expires on ${date} unless Claude uses it or you pin it`);
     assert.strictEqual(api.expiry.views.decorations.provideFileDecoration(later), undefined);
@@ -142,7 +143,7 @@ suite('memory expiry', () => {
     const node = await waitFor('soon.md in the tree', () => findNode(api, store, `${dir}/soon.md`));
     const item = api.memoryTree.getTreeItem(node);
     assert.strictEqual(item.resourceUri?.toString(), soon.toString());
-    assert.match((item.tooltip as vscode.MarkdownString).value, new RegExp(`⌛ Expires on ${date} unless Claude uses it or you pin it`));
+    assert.match((item.tooltip as vscode.MarkdownString).value, new RegExp(`⚠ Expires on ${date} unless Claude uses it or you pin it`));
 
     const changed = new Promise<vscode.Uri[]>((resolve) => {
       const sub = api.expiry.views.decorations.onDidChangeFileDecorations((uris) => {
