@@ -50,10 +50,14 @@ export class ExpirySweeper implements vscode.Disposable {
     return this.state.get<number>(STATE_KEYS.lastExpirySweep);
   }
 
-  /** A sweep, after any running one; undefined when none may run (untrusted, expiry off). */
+  /** A sweep, after any running one; undefined when none ran (untrusted, expiry off, failed). */
   sweep(reason: SweepReason): Promise<SweepResult | undefined> {
-    const run = this.queue.then(() => this.sweepNow(reason));
-    this.queue = run.catch(() => undefined);
+    const run = this.queue.then(() => this.sweepNow(reason)).catch((e: unknown) => {
+      // Timers and events start sweeps without awaiting them: a failure is logged, never thrown.
+      this.log.error(`sweep (${reason}) failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+    this.queue = run;
     return run;
   }
 
