@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import { PromptsHolder, type UserPrompts } from './commands/prompts';
 import { registerChatCommands } from './commands/chatCommands';
 import { registerCommands } from './commands/register';
+import { registerExpiry, type ExpiryApi } from './commands/expiry/registerExpiry';
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
 import { registerAgentAccess, type AgentAccess } from './lm/registerAgentAccess';
 import { createServices } from './platform/createServices';
 import type { ExtensionServices } from './platform/services';
 import type { MemoryNode } from './views/memoryTreeNodes';
 import type { MemoryTreeProvider } from './views/memoryTreeProvider';
+import { registerExpiryViews } from './views/registerExpiryViews';
 import { registerMemoryTree } from './views/registerMemoryTree';
 import { registerChat, type ChatApi } from './webviews/registerChat';
 
@@ -23,6 +25,8 @@ export interface ClaudeMemoryApi {
   readonly multiSession: MultiSessionApi;
   /** The workspace memory for other agents: the Language Model tool and the MCP server definitions. */
   readonly agentAccess: AgentAccess;
+  /** Memory expiry: the sweeps, Restore, pins and near-expiry badges. */
+  readonly expiry: ExpiryApi;
   /**
    * Only outside production (extension tests, development host): replaces the input boxes and
    * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
@@ -44,13 +48,14 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   registerChatCommands(context, chatFeature, prompts);
   const multiSession = registerMultiSession(context, services);
   const agentAccess = registerAgentAccess(context, services, () => chat.folder());
+  const expiry = registerExpiry(context, services, tree, registerExpiryViews(context, services, tree), prompts);
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);
   const testing =
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
       : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, multiSession, agentAccess, testing };
+  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, multiSession, agentAccess, expiry, testing };
 }
 
 export function deactivate(): void {}

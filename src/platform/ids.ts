@@ -34,9 +34,21 @@ export const COMMANDS = {
   showHistory: 'claudeMemory.showHistory',
   restoreVersion: 'claudeMemory.restoreVersion',
   restoreDeleted: 'claudeMemory.restoreDeleted',
+  pin: 'claudeMemory.pin',
+  unpin: 'claudeMemory.unpin',
+  expireNow: 'claudeMemory.expireNow',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
+
+/**
+ * Commands this code runs when they exist but does not declare: another feature contributes them
+ * (checked with `vscode.commands.getCommands`, so neither depends on the other being there).
+ */
+export const OPTIONAL_COMMANDS = {
+  /** Shows the "Memory Changes" review feed. */
+  focusChanges: 'claudeMemory.focusChanges',
+} as const;
 
 /** View ids (package.json contributes.views). */
 export const VIEWS = {
@@ -84,6 +96,8 @@ export const STATE_KEYS = {
   previousChat: 'claudeMemory.chat.previous',
   /** Key prefix of Chat History's files when VS Code gives no workspace storage folder. */
   chatsPrefix: 'claudeMemory.chats/',
+  /** When memory expiry last swept this workspace's stores (ms since the epoch). */
+  lastExpirySweep: 'claudeMemory.expiry.lastSweep',
 } as const;
 
 /** Webview panel types. */

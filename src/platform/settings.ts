@@ -6,6 +6,9 @@ export * from './settingsParse';
 /** The `claudeMemory.*` configuration, read here and nowhere else. */
 export const SETTINGS_SECTION = 'claudeMemory';
 
+/** `claudeMemory.expiry.days`, read by layer (settings key `expiryDays`). */
+const EXPIRY_DAYS_KEY = 'expiry.days';
+
 /**
  * Typed, validated settings with a change event that fires only for keys whose effective value
  * changed (VS Code's own event also fires for edits that change nothing).
@@ -56,7 +59,9 @@ export class Settings implements vscode.Disposable {
       const name = (USER_ONLY_KEYS as Partial<Record<string, string>>)[key];
       return name === undefined ? undefined : config.inspect<never>(name)?.globalValue;
     };
-    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem, userOnly);
+    const expiry = config.inspect<unknown>(EXPIRY_DAYS_KEY);
+    const expiryLayers = { user: expiry?.globalValue, workspace: [expiry?.workspaceValue, expiry?.workspaceFolderValue] };
+    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem, expiryLayers, userOnly);
     // A workspace may make edits stricter ('ask'), never looser: a cloned repository's settings
     // cannot turn off the review a user asked for in their own settings.
     if (config.inspect<unknown>('edits')?.globalValue === 'ask') snapshot.edits = 'ask';

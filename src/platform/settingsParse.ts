@@ -4,6 +4,7 @@
  */
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from '../core/memory/history/types';
+import { DEFAULT_EXPIRY_DAYS } from '../core/memory/history/expiry';
 import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
@@ -39,6 +40,11 @@ export interface SettingsSnapshot {
   historyMaxVersionsPerFile: number;
   historyMaxDays: number;
   historyMaxMegabytes: number;
+  /**
+   * `claudeMemory.expiry.days`: memory files unused this long are deleted (recorded, restorable);
+   * 0 = off. A workspace may only lengthen it or turn it off (see effectiveExpiryDays).
+   */
+  expiryDays: number;
 }
 
 export type EditMode = 'apply' | 'ask';
@@ -49,7 +55,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
   'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'edits',
   'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
-  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes',
+  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes', 'expiryDays',
 ];
 
 /**
@@ -84,7 +90,11 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   historyMaxVersionsPerFile: DEFAULT_HISTORY_RETENTION.maxVersionsPerFile,
   historyMaxDays: DEFAULT_HISTORY_RETENTION.maxDays,
   historyMaxMegabytes: DEFAULT_HISTORY_RETENTION.maxBytes / (1024 * 1024),
+  expiryDays: DEFAULT_EXPIRY_DAYS,
 };
+
+/** The longest expiry window accepted (100 years: "practically never" without being off). */
+export const MAX_EXPIRY_DAYS = 36500;
 
 export interface SettingsChange {
   /** The keys whose effective value changed. */
@@ -105,10 +115,20 @@ export type Reader = <T>(key: SettingKey) => T | undefined;
  * Validates raw values; pure so it can be reasoned about apart from VS Code. `userOnly` reads the
  * USER_ONLY_KEYS from the user's settings alone (default: none set).
  */
+/** The raw values of `claudeMemory.expiry.days` by layer (VS Code's `inspect`). */
+export interface ExpiryDaysLayers {
+  /** The user's own value (user settings), undefined when not set. */
+  user?: unknown;
+  /** Values from workspace files (the .code-workspace, a folder's .vscode/settings.json). */
+  workspace?: readonly unknown[];
+}
+
+/** Validates raw values; pure so it can be reasoned about apart from VS Code. */
 export function parseSettings(
   get: Reader,
   rawBaseUrl: unknown,
   onProblem: (problem: SettingProblem) => void,
+  expiryLayers: ExpiryDaysLayers = {},
   userOnly: Reader = () => undefined,
 ): SettingsSnapshot {
   const d = DEFAULT_SETTINGS;
@@ -149,6 +169,7 @@ export function parseSettings(
     historyMaxVersionsPerFile: int('historyMaxVersionsPerFile', 1, 100_000, userOnly),
     historyMaxDays: int('historyMaxDays', 1, 36_500, userOnly),
     historyMaxMegabytes: int('historyMaxMegabytes', 1, 100_000, userOnly),
+    expiryDays: effectiveExpiryDays(expiryLayers, onProblem),
   };
 }
 
@@ -156,6 +177,29 @@ export function parseSettings(
 export function historyRetentionOf(s: Pick<SettingsSnapshot, 'historyEnabled' | 'historyMaxVersionsPerFile' | 'historyMaxDays' | 'historyMaxMegabytes'>): HistoryRetention | false {
   if (!s.historyEnabled) return false;
   return { maxVersionsPerFile: s.historyMaxVersionsPerFile, maxDays: s.historyMaxDays, maxBytes: s.historyMaxMegabytes * 1024 * 1024 };
+}
+
+/**
+ * The expiry window in force. A cloned repository's settings must not make memory vanish faster
+ * than its user chose: a workspace value may lengthen the window or turn expiry off (0), never
+ * shorten it, and cannot turn back on an expiry the user switched off. 0 counts as "forever".
+ */
+export function effectiveExpiryDays(layers: ExpiryDaysLayers, onProblem: (p: SettingProblem) => void): number {
+  const parse = (raw: unknown): number | undefined => {
+    if (raw === undefined || raw === null) return undefined;
+    if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0) {
+      onProblem({ key: 'expiryDays', reason: 'not a number of days (0 or more); ignored' });
+      return undefined;
+    }
+    return Math.min(MAX_EXPIRY_DAYS, Math.floor(raw));
+  };
+  let days = parse(layers.user) ?? DEFAULT_SETTINGS.expiryDays;
+  for (const raw of layers.workspace ?? []) {
+    const value = parse(raw);
+    if (value === undefined || days === 0) continue;
+    days = value === 0 ? 0 : Math.max(days, value);
+  }
+  return days;
 }
 
 /** Why `name` is not usable as the memory folder (one plain folder name), or undefined. */

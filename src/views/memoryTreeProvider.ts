@@ -9,6 +9,15 @@ import { lastChangeLine } from './historyFormat';
 import { compareEntries, describeEntry, formatAge, formatSize, isVisibleName, touchLabel } from './treeFormat';
 import { deletedGroupItem, deletedGroupNode, deletedItem, deletedNodes, escapeMd, loadTreeHistory, type TreeHistory } from './treeHistory';
 
+/**
+ * Adds to the items of the tree's entries what another feature knows about them (pins and
+ * expiry); when that knowledge changes, the tree is refreshed.
+ */
+export interface TreeItemAnnotator {
+  annotate(node: MemoryNode, item: vscode.TreeItem): void;
+  readonly onDidChange: vscode.Event<void>;
+}
+
 /** Context key behind the Memory view's welcome content (package.json viewsWelcome). */
 export const STORE_EMPTY_CONTEXT = CONTEXT_KEYS.storeEmpty;
 
@@ -29,6 +38,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   private storeEmpty: boolean | undefined;
   /** The entry the agent touched last, shown with a mark. */
   private marked: MemoryTouch | undefined;
+  private readonly annotators: TreeItemAnnotator[] = [];
 
   constructor(
     private readonly stores: MemoryStores,
@@ -56,6 +66,11 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     }
     if (rel === undefined || rel === '') return;
     this.marked = touch;
+  }
+
+  addAnnotator(annotator: TreeItemAnnotator): vscode.Disposable {
+    this.annotators.push(annotator);
+    return annotator.onDidChange(() => this.refresh());
   }
 
   refresh(): void {
@@ -112,6 +127,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     if (touch) item.iconPath = new vscode.ThemeIcon('sparkle', new vscode.ThemeColor('charts.purple'));
     item.tooltip = this.tooltip(node, touch, now);
     if (node.kind === 'file') item.command = { command: 'vscode.open', title: 'Open', arguments: [node.uri] };
+    for (const annotator of this.annotators) annotator.annotate(node, item);
     return item;
   }
 

@@ -3,19 +3,9 @@
 import * as assert from 'assert';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
-import { exists, extensionApi, findNode, primaryStore, scriptedPrompts, uniqueName, waitFor, withPrompts } from './treeHelpers';
-
-/** The "Claude Memory" output channel's log file: `<exthost logs>/output_logging_<time>/<n>-Claude Memory.log`. */
-function channelLogText(api: ClaudeMemoryApi): string | undefined {
-  assert.ok(api.testing);
-  const exthostLogs = path.dirname(api.testing.logUri.fsPath);
-  if (!fs.existsSync(exthostLogs)) return undefined;
-  const files = (fs.readdirSync(exthostLogs, { recursive: true }) as string[]).filter((f) => f.endsWith('Claude Memory.log'));
-  return files.length > 0 ? files.map((f) => fs.readFileSync(path.join(exthostLogs, f), 'utf8')).join('\n') : undefined;
-}
+import { channelLogText, exists, extensionApi, findNode, primaryStore, scriptedPrompts, uniqueName, waitFor, withPrompts } from './treeHelpers';
 
 suite('commands', () => {
   let api: ClaudeMemoryApi;

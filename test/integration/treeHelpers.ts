@@ -1,6 +1,8 @@
 // Shared by the Memory tree / settings / commands integration tests (not a test file itself).
 import * as assert from 'assert';
 import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UserPrompts } from '../../src/commands/prompts';
 import type { ClaudeMemoryApi } from '../../src/extension';
@@ -120,3 +122,12 @@ export async function exists(uri: vscode.Uri): Promise<boolean> {
 }
 
 export const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** The "Claude Memory" output channel's log file: `<exthost logs>/output_logging_<time>/<n>-Claude Memory.log`. */
+export function channelLogText(api: ClaudeMemoryApi): string | undefined {
+  assert.ok(api.testing);
+  const exthostLogs = path.dirname(api.testing.logUri.fsPath);
+  if (!fs.existsSync(exthostLogs)) return undefined;
+  const files = (fs.readdirSync(exthostLogs, { recursive: true }) as string[]).filter((f) => f.endsWith('Claude Memory.log'));
+  return files.length > 0 ? files.map((f) => fs.readFileSync(path.join(exthostLogs, f), 'utf8')).join('\n') : undefined;
+}

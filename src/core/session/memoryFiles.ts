@@ -16,3 +16,6 @@ export type SessionFileKey = keyof typeof SESSION_FILES;
 export function memoryPathOf(key: SessionFileKey): string {
   return `${MEMORY_ROOT}/${SESSION_FILES[key]}`;
 }
+
+/** Store-relative files memory expiry never deletes: the routine's state lives in them. */
+export const NEVER_EXPIRING_FILES: readonly string[] = Object.values(SESSION_FILES);

@@ -11,6 +11,7 @@ function parse(merged: Record<string, unknown>, user: Record<string, unknown>): 
     <T>(key: string) => merged[key] as T | undefined,
     undefined,
     (p) => problems.push(p),
+    {},
     <T>(key: string) => user[key] as T | undefined,
   );
   return { settings, problems };
