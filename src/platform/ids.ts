@@ -30,6 +30,11 @@ export const COMMANDS = {
   chatAddFile: 'claudeMemory.chat.addFile',
   chatOpenInEditor: 'claudeMemory.chat.openInEditor',
   askAboutSelection: 'claudeMemory.askAboutSelection',
+  openChange: 'claudeMemory.changes.open',
+  undoChange: 'claudeMemory.changes.undo',
+  restoreExpired: 'claudeMemory.changes.restoreExpired',
+  markAllReviewed: 'claudeMemory.changes.markAllReviewed',
+  showChange: 'claudeMemory.changes.show',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -39,6 +44,7 @@ export const VIEWS = {
   memoryTree: 'claudeMemory.memoryTree',
   features: 'claudeMemory.features',
   chat: 'claudeMemory.chat',
+  changes: 'claudeMemory.changes',
 } as const;
 
 export type ViewId = (typeof VIEWS)[keyof typeof VIEWS];
@@ -67,6 +73,8 @@ export const STATE_KEYS = {
   alwaysAllowedCommands: 'claudeMemory.commands.alwaysAllowed',
   /** The conversation New Chat set aside, to reopen. */
   previousChat: 'claudeMemory.chat.previous',
+  /** What the user reviewed in the Memory Changes feed (a mark and opened versions per store). */
+  reviewedChanges: 'claudeMemory.changes.reviewed',
 } as const;
 
 /** Webview panel types. */
