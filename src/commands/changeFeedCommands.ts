@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { isMemoryError } from '../core/memory/errors';
 import { describeOp } from '../core/memory/history/describe';
 import { COMMANDS, VIEWS, focusViewCommand } from '../platform/ids';
+import { undoDropsLaterWork } from '../views/changeFeedModel';
 import { changeId, type ChangeNode, type ExpiryNode, type FeedNode } from '../views/changeFeedProvider';
 import type { ChangeFeed } from '../views/registerChangeFeed';
 import type { UserPrompts } from './prompts';
@@ -43,12 +44,16 @@ export async function undoChange(feed: ChangeFeed, prompts: UserPrompts, node: C
   const store = feed.provider.storeOf(node.key);
   if (store === undefined) return undefined;
   const { entry } = node;
+  // An edit made by hand and not recorded yet becomes a version first, so it counts as later work.
+  const planned = await store.engine.undoPlan(entry.version);
+  if (planned?.plan.kind === 'restore' || planned?.plan.kind === 'delete') await store.engine.noticeChange(planned.plan.path);
+  else if (planned?.plan.kind === 'rename') await store.engine.noticeChange(planned.plan.from);
   const undo = await store.engine.undoPlan(entry.version);
   if (undo === undefined) {
     void vscode.window.showInformationMessage(`Version ${entry.version} of ${entry.path} cannot be undone: there is nothing to go back to.`);
     return undefined;
   }
-  if (undo.later > 0) {
+  if (undo.later > 0 && undoDropsLaterWork(await store.engine.history(), entry)) {
     const changes = undo.later === 1 ? '1 later change' : `${undo.later} later changes`;
     const ok = await prompts.confirm(
       `Undo the change to ${entry.path} (${describeOp(entry.op)})?`,

@@ -155,3 +155,22 @@ export function diffSides(history: readonly HistoryEntry[], entry: HistoryEntry)
   const previous = fileHistoryOf(upTo, entry.path).filter((e) => e.version < entry.version).at(-1);
   return { before: previous?.op === 'delete' ? undefined : previous, after: entry, beforePath, afterPath: entry.path };
 }
+
+/**
+ * Whether undoing `entry` would drop something of a later change: false when the file, at the
+ * same path, holds exactly this version's content again (every later change was undone meanwhile),
+ * so Undo asks for confirmation only when later work really goes.
+ */
+export function undoDropsLaterWork(history: readonly HistoryEntry[], entry: HistoryEntry): boolean {
+  let current = entry.path;
+  let newest = entry;
+  for (const x of history) {
+    if (x.version <= entry.version) continue;
+    if (x.op === 'rename' && x.oldPath === current) current = x.path;
+    else if (x.path !== current) continue;
+    newest = x;
+  }
+  if (newest === entry) return false;
+  if (entry.op === 'delete') return true;
+  return !(current === entry.path && newest.op !== 'delete' && newest.sha256 === entry.sha256);
+}

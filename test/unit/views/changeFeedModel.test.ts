@@ -17,6 +17,7 @@ import {
   markAllReviewed,
   markReviewed,
   parseReviewState,
+  undoDropsLaterWork,
   unseenCount,
   type FeedRow,
 } from '../../../src/views/changeFeedModel';
@@ -157,5 +158,30 @@ describe('Memory Changes feed', () => {
     const sides = diffSides(await engine.history(), restored);
     assert.equal(sides.before, undefined);
     assert.equal(await side(sides.after), 'c\n');
+  });
+
+  it('asks before an undo only while later changes to the file still hold work that would go', async () => {
+    const fs = new InMemoryFileSystem();
+    const engine = new MemoryEngine(fs);
+    const run = async (input: object) => assert.equal((await engine.execute(input, undefined, chat)).is_error, false);
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one\n' });
+    await run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+    await run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' });
+    await run({ command: 'delete', path: '/memories/b.md' });
+    const drops = async (version: number) => {
+      const history = await engine.history();
+      return undoDropsLaterWork(history, history.find((e) => e.version === version)!);
+    };
+    assert.deepEqual([await drops(1), await drops(2), await drops(3), await drops(4)], [true, true, true, false]);
+    // Undone newest first: each older change then drops nothing any more.
+    await engine.undo(4);
+    assert.equal(await drops(3), false, 'the restore brought back what the rename left');
+    await engine.undo(3);
+    assert.equal(await drops(2), false);
+    assert.equal(await drops(1), true, 'the str_replace still stands');
+    await engine.undo(2);
+    assert.equal(await drops(1), false);
+    await engine.undo(1);
+    assert.deepEqual(fs.snapshot().filter((p) => !p.startsWith('.meta/')), [], 'every change undone: the store is empty again');
   });
 });
