@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { PromptsHolder, type UserPrompts } from './commands/prompts';
+import { registerChangeFeedCommands } from './commands/changeFeedCommands';
 import { registerChatCommands } from './commands/chatCommands';
 import { registerCommands } from './commands/register';
 import { registerExpiry, type ExpiryApi } from './commands/expiry/registerExpiry';
@@ -7,6 +8,7 @@ import { registerMultiSession, type MultiSessionApi } from './commands/session/r
 import { registerAgentAccess, type AgentAccess } from './lm/registerAgentAccess';
 import { createServices } from './platform/createServices';
 import type { ExtensionServices } from './platform/services';
+import { registerChangeFeed, type ChangeFeed } from './views/registerChangeFeed';
 import type { MemoryNode } from './views/memoryTreeNodes';
 import type { MemoryTreeProvider } from './views/memoryTreeProvider';
 import { registerExpiryViews } from './views/registerExpiryViews';
@@ -21,6 +23,8 @@ export interface ClaudeMemoryApi {
   /** Reveals the files the agent touches in the Memory view. */
   readonly memoryTreeRevealer: { readonly lastRevealed: MemoryNode | undefined };
   readonly chat: ChatApi;
+  /** The Memory Changes feed: every store's recent versions, with diff, Undo and a review badge. */
+  readonly changeFeed: ChangeFeed;
   /** Initialize/Resume and the Features view. */
   readonly multiSession: MultiSessionApi;
   /** The workspace memory for other agents: the Language Model tool and the MCP server definitions. */
@@ -44,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const prompts = new PromptsHolder();
   const tree = registerMemoryTree(context, services);
   registerCommands(context, services, tree, prompts);
+  const changeFeed = registerChangeFeed(context, services);
+  registerChangeFeedCommands(context, changeFeed, prompts);
   const { api: chat, feature: chatFeature } = registerChat(context, services);
   registerChatCommands(context, chatFeature, prompts);
   const multiSession = registerMultiSession(context, services);
@@ -55,7 +61,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
     context.extensionMode === vscode.ExtensionMode.Production
       ? undefined
       : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, multiSession, agentAccess, expiry, testing };
+  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, changeFeed, multiSession, agentAccess, expiry, testing };
 }
 
 export function deactivate(): void {}

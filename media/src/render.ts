@@ -4,7 +4,7 @@
  */
 import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
 
-export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' }>;
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { formatUsageDetails, formatUsageLine } from './format';
@@ -190,6 +190,7 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
   if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
   if (entry.output !== undefined) card.append(outputView(entry.output));
   if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
+  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, callbacks));
 
   const body = toolBody(entry);
   if (body) {
@@ -279,6 +280,15 @@ function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLEle
   bar.append(cardLink('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'open-diff'));
   if (edit.undone) bar.append(element('span', 'edit-undone', 'Undone'));
   else bar.append(cardLink('Undo', 'discard', { type: 'undoEdit', entryId: id }, callbacks, 'undo'));
+  return bar;
+}
+
+/** A memory write's link to its version in the Memory Changes feed (the diff opens with it). */
+function historyBar(id: string, version: number, callbacks: EntryCallbacks): HTMLElement {
+  const bar = element('div', 'tool-edit tool-history');
+  const link = cardLink('History', 'history', { type: 'showChange', entryId: id }, callbacks, 'show-change');
+  link.title = `Show version ${version} in Memory Changes, with its diff`;
+  bar.append(link);
   return bar;
 }
 

@@ -37,24 +37,21 @@ export const COMMANDS = {
   pin: 'claudeMemory.pin',
   unpin: 'claudeMemory.unpin',
   expireNow: 'claudeMemory.expireNow',
+  openChange: 'claudeMemory.changes.open',
+  undoChange: 'claudeMemory.changes.undo',
+  restoreExpired: 'claudeMemory.changes.restoreExpired',
+  markAllReviewed: 'claudeMemory.changes.markAllReviewed',
+  showChange: 'claudeMemory.changes.show',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
-
-/**
- * Commands this code runs when they exist but does not declare: another feature contributes them
- * (checked with `vscode.commands.getCommands`, so neither depends on the other being there).
- */
-export const OPTIONAL_COMMANDS = {
-  /** Shows the "Memory Changes" review feed. */
-  focusChanges: 'claudeMemory.focusChanges',
-} as const;
 
 /** View ids (package.json contributes.views). */
 export const VIEWS = {
   memoryTree: 'claudeMemory.memoryTree',
   features: 'claudeMemory.features',
   chat: 'claudeMemory.chat',
+  changes: 'claudeMemory.changes',
 } as const;
 
 export type ViewId = (typeof VIEWS)[keyof typeof VIEWS];
@@ -98,6 +95,8 @@ export const STATE_KEYS = {
   chatsPrefix: 'claudeMemory.chats/',
   /** When memory expiry last swept this workspace's stores (ms since the epoch). */
   lastExpirySweep: 'claudeMemory.expiry.lastSweep',
+  /** What the user reviewed in the Memory Changes feed (a mark and opened versions per store). */
+  reviewedChanges: 'claudeMemory.changes.reviewed',
 } as const;
 
 /** Webview panel types. */

@@ -30,7 +30,7 @@ export function chatMemoryExecutor(stores: MemoryStores, folder: vscode.Workspac
       }
       const by = author();
       log.trace(`memory call in "${folder.name}" by chat ${by.session ?? '(unsaved)'}, turn ${by.turn ?? 0}`);
-      return store.engine.execute(input, signal);
+      return store.engine.execute(input, signal, by);
     },
   };
 }

@@ -28,6 +28,8 @@ export interface ChatActions {
   approve(entryId: string, decision: ApprovalDecision): void;
   openDiff(entryId: string): Promise<void>;
   undoEdit(entryId: string): Promise<void>;
+  /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
+  showChange(entryId: string): Promise<void>;
 }
 
 type Handlers = { [K in Exclude<WebviewToExtension['type'], 'ready'>]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -54,6 +56,7 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     approve: (m) => actions.approve(m.entryId, m.decision),
     openDiff: (m) => actions.openDiff(m.entryId),
     undoEdit: (m) => actions.undoEdit(m.entryId),
+    showChange: (m) => actions.showChange(m.entryId),
   };
   return async (raw) => {
     const message = parseWebviewMessage(raw);

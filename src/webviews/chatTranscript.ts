@@ -340,6 +340,7 @@ export class ChatTranscript {
             ...(change ? { change } : {}),
             ...kept,
             ...(edit ? { edit } : {}),
+            ...(event.touched?.version !== undefined && !event.is_error ? { version: event.touched.version } : {}),
           }),
           ...this.setWorking(WAITING_TEXT),
         ];

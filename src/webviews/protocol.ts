@@ -88,6 +88,8 @@ export type ChatEntry =
       output?: string;
       /** A workspace file Claude changed: Open Diff and Undo act on it. */
       edit?: ToolEdit;
+      /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
+      version?: number;
     }
   /**
    * Token counts of one answer (all its model requests), with the estimated cost in USD when the
@@ -175,7 +177,9 @@ export type WebviewToExtension =
   | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' }
   /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
   | { type: 'openDiff'; entryId: string }
-  | { type: 'undoEdit'; entryId: string };
+  | { type: 'undoEdit'; entryId: string }
+  /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
+  | { type: 'showChange'; entryId: string };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -221,7 +225,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
     return { type, entryId, decision };
   }
-  if (type === 'openDiff' || type === 'undoEdit') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'removeAttachment') {

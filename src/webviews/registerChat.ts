@@ -180,6 +180,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
       const result = await controller.undoEdit(entryId);
       if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
     },
+    showChange: (entryId) => showChange(controller, entryId),
   };
 }
 
@@ -236,6 +237,17 @@ async function setApiKeyThenRetry(controller: ChatController, env: ChatEnvironme
  * Opens a tool card's path in the memory of the folder its call ran in: after a folder switch
  * the same `/memories` path names a different file in the chat's current folder.
  */
+/** A memory write card's History link: its version in the Memory Changes feed, of the store the call ran in. */
+async function showChange(controller: ChatController, entryId: string): Promise<void> {
+  const entry = controller.snapshot().entries.find((e) => e.id === entryId);
+  const lookup = controller.storeForEntry(entryId);
+  if (entry?.kind !== 'tool' || entry.version === undefined || !lookup.ok) {
+    void vscode.window.showInformationMessage(`This change is no longer known to the chat${lookup.ok ? '' : `: ${lookup.reason}`}`);
+    return;
+  }
+  await vscode.commands.executeCommand(COMMANDS.showChange, { folderUri: lookup.store.folder.uri.toString(), version: entry.version });
+}
+
 async function openMemory(controller: ChatController, entryId: string, memoryPath: string): Promise<void> {
   const lookup = controller.storeForEntry(entryId);
   if (!lookup.ok) {

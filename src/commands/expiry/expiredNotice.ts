@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { focusViewCommand, OPTIONAL_COMMANDS, VIEWS } from '../../platform/ids';
+import { focusViewCommand, VIEWS } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { expiredMessage } from '../../views/expiryWords';
 import { restoreSwept, type RestoreOutcome, type SweepResult } from './expirySweep';
@@ -23,11 +23,9 @@ export async function announceExpired(result: SweepResult, log: Logger, afterRes
   }
 }
 
-/** The "Memory Changes" feed if some feature contributes it, else the Memory tree. */
+/** The "Memory Changes" feed, where the sweep's row offers Restore too. */
 export async function showChanges(): Promise<void> {
-  const commands = await vscode.commands.getCommands(true);
-  const command = commands.includes(OPTIONAL_COMMANDS.focusChanges) ? OPTIONAL_COMMANDS.focusChanges : focusViewCommand(VIEWS.memoryTree);
-  await vscode.commands.executeCommand(command);
+  await vscode.commands.executeCommand(focusViewCommand(VIEWS.changes));
 }
 
 function reportRestore(outcome: RestoreOutcome): Thenable<unknown> {

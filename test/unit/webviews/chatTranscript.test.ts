@@ -95,6 +95,18 @@ describe('chat transcript', () => {
     assert.equal(card.kind === 'tool' && card.path, '/memories/b.md');
   });
 
+  it('keeps a memory write\'s history version on its card (the History link), never a failed call\'s', () => {
+    const t = new ChatTranscript();
+    t.begin('x', MODEL);
+    run(t, [
+      { type: 'tool_end', id: 'w', command: 'str_replace', path: '/memories/a.md', is_error: false, summary: 'edited', touched: { kind: 'write', path: '/memories/a.md', version: 7 } },
+      { type: 'tool_end', id: 'f', command: 'str_replace', path: '/memories/a.md', is_error: true, summary: 'no match', touched: { kind: 'write', path: '/memories/a.md', version: 8 } },
+      { type: 'tool_end', id: 'v', command: 'view', path: '/memories/a.md', is_error: false, summary: 'viewed', touched: { kind: 'read', path: '/memories/a.md' } },
+    ]);
+    const versions = t.snapshot().entries.slice(1).map((e) => (e.kind === 'tool' ? e.version : 'not a card'));
+    assert.deepEqual(versions, [7, undefined, undefined]);
+  });
+
   it('keeps cards of separate sends apart even when a server reuses tool ids', () => {
     const t = new ChatTranscript();
     for (const prompt of ['one', 'two']) {

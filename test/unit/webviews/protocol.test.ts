@@ -21,6 +21,7 @@ describe('chat protocol: messages from the webview', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'approve', entryId: 'e4', decision: 'always' }), { type: 'approve', entryId: 'e4', decision: 'always' });
     assert.deepEqual(parseWebviewMessage({ type: 'openDiff', entryId: 'e4' }), { type: 'openDiff', entryId: 'e4' });
     assert.deepEqual(parseWebviewMessage({ type: 'undoEdit', entryId: 'e4' }), { type: 'undoEdit', entryId: 'e4' });
+    assert.deepEqual(parseWebviewMessage({ type: 'showChange', entryId: 'e5' }), { type: 'showChange', entryId: 'e5' });
     for (const value of [
       { type: 'code', action: 'run', code: 'rm -rf /' },
       { type: 'code', action: 'copy' },
@@ -32,6 +33,8 @@ describe('chat protocol: messages from the webview', () => {
       { type: 'approve', entryId: 'e4', decision: 'yes' },
       { type: 'approve', decision: 'once' },
       { type: 'undoEdit', entryId: '../x' },
+      { type: 'showChange', entryId: '../x' },
+      { type: 'showChange', entryId: 5 },
       { type: 'removeAttachment', id: '../a1' },
     ]) {
       assert.equal(parseWebviewMessage(value), undefined, JSON.stringify(value).slice(0, 80));
