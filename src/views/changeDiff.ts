@@ -44,7 +44,7 @@ export class ChangeDiffContent implements vscode.TextDocumentContentProvider, vs
       // The file name at the end keeps the file's language (highlighting).
       vscode.Uri.from({ scheme: CHANGE_DIFF_SCHEME, path: `/${side}/${entry.version}/${path.slice(path.lastIndexOf('/') + 1)}`, query: folder.toString() });
     const what = entry.op === 'rename' ? `${sides.beforePath} → ${sides.afterPath}` : entry.path;
-    const title = `${what}: ${describeOp(entry)} by ${describeAuthor(entry.author)} (v${entry.version})`;
+    const title = `${what}: ${describeOp({ op: entry.op })} by ${describeAuthor(entry.author)} (v${entry.version})`;
     await vscode.commands.executeCommand('vscode.diff', uri('before', sides.beforePath), uri('after', sides.afterPath), title, { preview: true });
   }
 

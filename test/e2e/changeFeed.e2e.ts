@@ -116,7 +116,7 @@ suite('Memory Changes feed (e2e)', function () {
     const renameCard = chat.locator('.entry.tool', { hasText: 'login.md' }).filter({ has: chat.locator('[data-action="show-change"]') }).first();
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     await renameCard.locator('[data-action="show-change"]').click();
-    await page.locator('.tabs-container .tab', { hasText: 'notes.md → login.md: renamed by Claude' }).first().waitFor({ timeout: UI_TIMEOUT });
+    await page.locator('.tabs-container .tab', { hasText: 'notes.md → login.md: moved by Claude' }).first().waitFor({ timeout: UI_TIMEOUT });
     const diff = page.locator('.monaco-diff-editor').first();
     await diff.locator('.editor.modified .view-line', { hasText: 'tokens: keychain' }).first().waitFor({ timeout: 15_000 });
     await waitForBadge(page, 4);

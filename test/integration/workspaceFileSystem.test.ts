@@ -99,7 +99,10 @@ suite('WorkspaceMemoryFileSystem on a virtual scheme', () => {
     assert.ok(provider.entries.has('/project/.claude-memories/b.md'));
     const del = await engine.execute({ command: 'delete', path: '/memories/notes' });
     assert.strictEqual(del.content, 'Successfully deleted /memories/notes');
-    assert.deepStrictEqual([...provider.entries.keys()].filter((p) => p.startsWith('/project/')).sort(), ['/project/.claude-memories', '/project/.claude-memories/b.md']);
+    const memory = [...provider.entries.keys()].filter((p) => p.startsWith('/project/') && !p.startsWith('/project/.claude-memories/.meta'));
+    assert.deepStrictEqual(memory.sort(), ['/project/.claude-memories', '/project/.claude-memories/b.md']);
+    // The engine kept its history there too: a virtual store records versions like a disk one.
+    assert.ok(provider.entries.has('/project/.claude-memories/.meta/history/v/000000000002.json'));
   });
 
   test('maps FileSystemErrors to FsError codes and keeps writeFile from creating parents', async () => {
@@ -146,7 +149,8 @@ suite('WorkspaceMemoryFileSystem on a virtual scheme', () => {
     try {
       const edit = await engine.execute({ command: 'str_replace', path: '/memories/open.md', old_str: 'teal', new_str: 'green' });
       assert.strictEqual(edit.is_error, false, JSON.stringify(edit.content));
-      assert.deepStrictEqual(provider.renames, [], 'no rename replaced the open file');
+      // History's own files (in the private .meta folder) are replaced by renames; the memory file is not.
+      assert.deepStrictEqual(provider.renames.filter((r) => !r.includes('/.meta/')), [], 'no rename replaced the open file');
       assert.ok(![...provider.entries.keys()].some((p) => p.includes('.~tmp-')), 'the temp file is gone');
       await waitUntil(() => editor.document.getText() === 'colour: green\n', 'the open document shows the edit');
       const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());

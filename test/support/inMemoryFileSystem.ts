@@ -214,7 +214,11 @@ export class InMemoryFileSystem implements MemoryFileSystem {
     }
   }
 
+  /** When set, modification times come from this clock (ms) instead of a counter near the epoch. */
+  wallClock: (() => number) | undefined;
+
   private tick(): number {
+    if (this.wallClock) return this.wallClock();
     return this.clock++;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The extension's sweep over its stores and the notification's Restore, in plain Node over
  * in-memory stores (the integration test runs the same functions in VS Code on disk). Files
- * seeded into the in-memory file system carry a modification time near the epoch: old.
+ * seeded into the in-memory file system carry a modification time near the epoch: old; later
+ * writes carry the test's clock.
  */
 import * as assert from 'node:assert/strict';
 import { restoreSwept, sweepStores, type SweepableStore } from '../../../src/commands/expiry/expirySweep';
@@ -21,6 +22,8 @@ function recordingLog(): Logger & { lines: string[] } {
 function storeOf(name: string, seed: Record<string, string | Uint8Array>, history = true): SweepableStore & { fs: InMemoryFileSystem } {
   const fs = new InMemoryFileSystem();
   for (const [rel, content] of Object.entries(seed)) fs.seed(rel, content);
+  // Seeded files are old; what the engine writes from now on is written at `now`.
+  fs.wallClock = () => now;
   const engine = new MemoryEngine(fs, { now: () => now, ...(history ? {} : { history: false as const }) });
   return { folder: { name }, engine, fs };
 }

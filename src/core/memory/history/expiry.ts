@@ -1,8 +1,10 @@
 /**
  * Memory expiry, as the memory tool's documentation asks of a client: files no agent has used
  * for a long time are deleted, as a recorded `delete` version by the author `expiry`, so they
- * can always come back from history. "Used" is the later of the file's modification time, its
- * newest version in history (a rename keeps the modification time) and the last agent read.
+ * can always come back from history. "Used" is the later of the file's modification time, the
+ * time it was last moved (a rename keeps the modification time) and the last agent read. Other
+ * versions add nothing: a write sets the modification time itself, and a hand edit noticed late
+ * must not make an old file look fresh.
  */
 import type { SafeStore } from '../store';
 import type { MemoryHistory } from './historyStore';
@@ -37,7 +39,7 @@ export async function fileUses(store: SafeStore, history: MemoryHistory | undefi
   const reads = await marks.lastReads();
   const pins = new Set(await marks.pins());
   const versions = new Map<string, number>();
-  for (const e of (await history?.list()) ?? []) versions.set(e.path, e.time);
+  for (const e of (await history?.list()) ?? []) if (e.op === 'rename') versions.set(e.path, e.time);
   const out: FileUse[] = [];
   if ((await store.inspect('')).kind !== 'directory') return out;
   await store.walk('', async (entry) => {
@@ -60,7 +62,8 @@ export async function fileUse(store: SafeStore, history: MemoryHistory | undefin
   const reads = await marks.lastReads();
   const pins = await marks.pins();
   const latest = await history?.latest(rel);
-  return { rel, lastUsed: Math.max(inspection.stat.mtime, reads[rel] ?? 0, latest?.time ?? 0), pinned: pins.includes(rel) };
+  const moved = latest?.op === 'rename' ? latest.time : 0;
+  return { rel, lastUsed: Math.max(inspection.stat.mtime, reads[rel] ?? 0, moved), pinned: pins.includes(rel) };
 }
 
 /** The files `days` without use would expire at `now` (never pinned ones nor those in `keep`). */
