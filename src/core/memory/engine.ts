@@ -164,7 +164,14 @@ export class MemoryEngine implements MemoryToolExecutor {
    * user's version when history does not have that content yet.
    */
   noticeChange(rel: string): Promise<number | undefined> {
-    return this.historyWrite((recorder) => recorder.noticed(userEntryRel(rel)));
+    const recorder = this.recorder;
+    if (recorder === undefined) return Promise.reject(new MemoryError(historyMessages.off));
+    // Never creates the store: a late event about a store that is gone (or was moved by the
+    // memoryFolder setting) must not make an empty folder appear.
+    return this.queue.run(async () => {
+      if ((await this.store.inspect('')).kind !== 'directory') return undefined;
+      return this.locked(() => recorder.noticed(userEntryRel(rel)));
+    });
   }
 
   /** Every memory file with its last use (modification, version or agent read) and pin. */
