@@ -61,6 +61,12 @@ export class MemoryStores implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   /** Fires after the set of stores was rebuilt (folders added/removed, settings changed). */
   readonly onDidChange = this.emitter.event;
+  private readonly writes = new vscode.EventEmitter<MemoryStore>();
+  /**
+   * Fires after each write a store's engine in this window made (any author: the chat, the LM
+   * tool, the tree, history, expiry). Writes of other processes arrive through file watchers.
+   */
+  readonly onDidWrite = this.writes.event;
 
   constructor(
     private readonly settings: Settings,
@@ -99,6 +105,7 @@ export class MemoryStores implements vscode.Disposable {
   dispose(): void {
     for (const d of this.subscriptions) d.dispose();
     this.emitter.dispose();
+    this.writes.dispose();
   }
 
   private rebuildAndNotify(why: string): void {
@@ -114,7 +121,12 @@ export class MemoryStores implements vscode.Disposable {
       const rootUri = vscode.Uri.joinPath(folder.uri, s.memoryFolder);
       const fs = new WorkspaceMemoryFileSystem(rootUri, { canWrite: this.canWrite });
       const storeLock = storeLockFor(rootUri, this.canWrite);
-      return new MemoryStore(folder, rootUri, fs, this.createEngine(fs, { ...options, storeLock }));
+      const onDidWrite = () => {
+        // Only while the store is current: an engine of a store rebuilt away may still finish a write.
+        if (this.stores.includes(store)) this.writes.fire(store);
+      };
+      const store: MemoryStore = new MemoryStore(folder, rootUri, fs, this.createEngine(fs, { ...options, storeLock, onDidWrite }));
+      return store;
     });
   }
 }

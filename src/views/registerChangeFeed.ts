@@ -18,8 +18,8 @@ export interface ChangeFeed {
 
 /**
  * Creates the Memory Changes view and keeps it (and its badge) in step with every store's
- * history: the watcher sees writes of any process (the CLI, the MCP server, git), the activity
- * events the chat's and the LM tool's at once.
+ * history: the watcher sees writes of other processes (the CLI, the MCP server, git); every write
+ * of this window's engines (the chat, the LM tool, the tree, expiry) refreshes it at once.
  */
 export function registerChangeFeed(context: vscode.ExtensionContext, services: ExtensionServices): ChangeFeed {
   const review = new ReviewMarks(context.workspaceState);
@@ -38,7 +38,7 @@ export function registerChangeFeed(context: vscode.ExtensionContext, services: E
     provider.onDidLoad(() => (view.badge = provider.badge)),
     new StoreWatcher(services.stores, refresh),
     services.stores.onDidChange(refresh),
-    services.memoryActivity.onDidTouch(refresh),
+    services.stores.onDidWrite(refresh),
     { dispose: () => clearInterval(ageTimer) },
   );
   refresh();

@@ -32,6 +32,7 @@ export function registerExpiryViews(context: vscode.ExtensionContext, services: 
     tree.provider.addAnnotator(new ExpiryTreeMarks(expiry)),
     // Pins, agent reads and history live in the store's private folder: any change there counts.
     new StoreWatcher(services.stores, () => void expiry.refresh()),
+    services.stores.onDidWrite(() => void expiry.refresh()),
     { dispose: () => clearInterval(timer) },
   );
   return { expiry, decorations, ready: expiry.refresh() };

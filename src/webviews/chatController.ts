@@ -118,6 +118,12 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeFolder = this.folderChanges.event;
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
+  /**
+   * The running send's answer is over on screen (its "done" arrived): only its save is left. The
+   * webview enables sending again at that moment, so a message sent now waits for the save
+   * instead of being refused after the composer was already cleared.
+   */
+  private answerOver = false;
   private retryPrompt: string | undefined;
   /** A message sent without a key: sent as soon as one is set. */
   private pendingKeyPrompt: string | undefined;
@@ -326,6 +332,7 @@ export class ChatController implements vscode.Disposable {
     if (text === '') return { started: false, reason: 'The message is empty.' };
     await this.restored;
     await this.switching;
+    await this.finishing();
     if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const disabled = this.disabled();
     if (disabled) return { started: false, reason: disabled.reason };
@@ -342,6 +349,7 @@ export class ChatController implements vscode.Disposable {
       this.emit(this.transcript.setKeyState('missing'));
       return { started: false, pending: true, reason: 'Set an Anthropic API key: your message is sent as soon as there is one.' };
     }
+    await this.finishing();
     if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
     const run = this.run(full, text, shown);
     this.running = run;
@@ -349,6 +357,11 @@ export class ChatController implements vscode.Disposable {
       if (this.running === run) this.running = undefined;
     });
     return run;
+  }
+
+  /** Waits while the running send has only its save left (see answerOver). */
+  private async finishing(): Promise<void> {
+    while (this.running && this.answerOver) await this.running;
   }
 
   /** Cancels the running send at once; the session ends it with a "cancelled" error. */
@@ -459,6 +472,7 @@ export class ChatController implements vscode.Disposable {
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
     this.abort = abort;
+    this.answerOver = false;
     this.runningFolder = store.folder;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
@@ -472,6 +486,7 @@ export class ChatController implements vscode.Disposable {
         agent.send(
           prompt,
           (event) => {
+            if (event.type === 'done') this.answerOver = true;
             const patches = this.transcript.apply(event);
             this.toolFolders.record(patches, store.folder);
             this.emit(patches);
@@ -498,6 +513,7 @@ export class ChatController implements vscode.Disposable {
       // AgentSession.send never rejects; this is a bug in our glue, shown instead of swallowed.
       this.env.log.error(error instanceof Error ? error : String(error));
       this.emit(this.transcript.fail('unknown', 'Something went wrong inside the extension; see the "Claude Memory" output for details.'));
+      this.answerOver = true;
       this.emit(this.transcript.end());
       return { started: false, reason: 'internal error' };
     } finally {

@@ -131,6 +131,27 @@ suite('chat', () => {
     assert.strictEqual((server.requests[1].body.messages as unknown[]).length, 1, 'the stopped prompt is not in the history twice');
   });
 
+  test('a message sent the moment an answer ends on screen (its save still running) is sent, not refused', async () => {
+    const server = await serve([{ content: [{ type: 'text', text: 'First answer.' }] }, { content: [{ type: 'text', text: 'Second answer.' }] }]);
+    const first = api.chat.send('first');
+    // The webview enables Send as soon as the status says "not running": send right then, from
+    // the very change that says so (the first send is still saving its chat).
+    const second = await new Promise<ReturnType<typeof api.chat.send>>((resolve) => {
+      const subscription = api.chat.onDidChange(() => {
+        const s = api.chat.snapshot();
+        if (s.status.running || !ofKind(s, 'assistant').some((e) => e.markdown === 'First answer.')) return;
+        subscription.dispose();
+        resolve(api.chat.send('second'));
+      });
+    });
+    assert.ok((await first).started);
+    const result = await second;
+    assert.ok(result.started, `refused: ${result.started ? '' : result.reason}`);
+    assert.strictEqual(result.outcome.ok, true);
+    assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, 'Second answer.');
+    assert.strictEqual(server.served, 2);
+  });
+
   test('without a key the message waits under the key prompt; setting the key sends it', async () => {
     const server = await serve([{ content: [{ type: 'text', text: 'Hello with a key.' }] }]);
     await api.services.apiKey.clear();

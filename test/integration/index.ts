@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import Mocha from 'mocha';
 import * as path from 'path';
-import { passStartMarker, resultMarker } from '../runners/summary';
+import { passStartMarker, reportOutcomes, resultMarker } from '../runners/summary';
 
 export type TestPass = 'default' | 'untrusted' | 'multiroot';
 
@@ -50,6 +50,7 @@ export async function run(): Promise<void> {
         if (failures > 0) reject(new Error(`${failures} integration test(s) failed`));
         else resolve();
       });
+      reportOutcomes(runner, `integration/${pass}`);
     } catch (error) {
       reject(error);
     }

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import Mocha from 'mocha';
 import * as path from 'path';
 import { openWorkbenches, screenshot } from '../e2e/support';
-import { summaryLine } from './summary';
+import { reportOutcomes, summaryLine } from './summary';
 
 const e2eOut = path.resolve(__dirname, '..', 'e2e');
 
@@ -65,6 +65,7 @@ async function main(): Promise<number> {
   }, Number(process.env.E2E_OVERALL_TIMEOUT_MS ?? 20 * 60_000));
   overall.unref();
   const runner = mocha.run();
+  reportOutcomes(runner, 'e2e');
   return new Promise((resolve) => {
     runner.on('end', () => {
       const stats = runner.stats ?? { passes: 0, failures: 0, pending: 0 };

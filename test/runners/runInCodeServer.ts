@@ -14,7 +14,7 @@ import {
 } from '../e2e/support';
 import { TestPass, testFilesFor } from '../integration/index';
 import { activationFigures } from './activationLog';
-import { Counts, parseResultMarker, passStartMarker, summaryLine } from './summary';
+import { Counts, outcomesEnv, parseResultMarker, passStartMarker, summaryLine } from './summary';
 
 const integrationOut = path.resolve(__dirname, '..', 'integration');
 const testIndex = path.join(integrationOut, 'index');
@@ -43,7 +43,11 @@ async function runPass(pass: TestPass, timeoutMs: number): Promise<PassResult> {
   const server = await startCodeServer({
     ...passes[pass],
     extension: { kind: 'development' },
-    env: { CLAUDE_MEMORY_TEST_PASS: pass, ...(grep ? { CLAUDE_MEMORY_TEST_GREP: grep } : {}) },
+    env: {
+      CLAUDE_MEMORY_TEST_PASS: pass,
+      ...(grep ? { CLAUDE_MEMORY_TEST_GREP: grep } : {}),
+      ...(process.env[outcomesEnv] ? { [outcomesEnv]: process.env[outcomesEnv] } : {}),
+    },
   });
   let output = '';
   let exitCode = 1;
@@ -94,7 +98,10 @@ async function driveTests(server: CodeServer, timeoutMs: number, print: (text: s
       if (text.includes(passStartMarker)) testsStarted = true;
       if (testsStarted) print(text);
     });
-    await page.goto(server.workbenchUrl(testIndex));
+    // Only the navigation itself is awaited: what matters is the test index's result (bounded by
+    // timeoutMs above), not the page's "load" event, which a loaded machine can delay past
+    // Playwright's 30 s default.
+    await page.goto(server.workbenchUrl(testIndex), { waitUntil: 'commit', timeout: timeoutMs });
     const code = await result;
     clearTimeout(timer);
     if (!testsStarted) {

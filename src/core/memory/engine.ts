@@ -316,10 +316,26 @@ export class MemoryEngine implements MemoryToolExecutor {
       if (isFsError(e)) throw new MemoryError(messages.fsFailure(MEMORY_ROOT, FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
       throw e;
     }
+    // A refused command (a MemoryError or an is_error result) changed nothing; anything else may have.
+    let changed = true;
     try {
-      return await task();
+      const result = await task();
+      changed = !isRefusal(result);
+      return result;
+    } catch (e) {
+      changed = !isMemoryError(e);
+      throw e;
     } finally {
       await held.release();
+      if (changed) this.didWrite();
+    }
+  }
+
+  private didWrite(): void {
+    try {
+      this.options.onDidWrite();
+    } catch (e) {
+      this.internalError(e);
     }
   }
 
@@ -362,6 +378,10 @@ function redactedCopy(content: Uint8Array): Uint8Array | undefined {
   if (decoded === undefined) return undefined;
   const redaction = redactSecrets(decoded.text);
   return redaction.counts.size > 0 ? encodeText(redaction.text, decoded.bom) : undefined;
+}
+
+function isRefusal(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && (result as Partial<MemoryToolResult>).is_error === true;
 }
 
 function cancelled(): MemoryToolResult {

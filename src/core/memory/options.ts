@@ -34,6 +34,12 @@ export interface MemoryEngineOptions {
   author: Author;
   /** Receives unexpected (non-model-facing) errors for logging; they never reach the model. */
   onInternalError: (error: unknown) => void;
+  /**
+   * Called after every write this engine made to its store (a memory command, a hand edit, a
+   * restore, a noted read), once its lock is released: the views of this process learn of their
+   * own writes at once, without waiting for a file watcher (which can lag or miss events).
+   */
+  onDidWrite: () => void;
 }
 
 export const DEFAULT_MEMORY_ENGINE_OPTIONS: Readonly<MemoryEngineOptions> = Object.freeze({
@@ -49,6 +55,7 @@ export const DEFAULT_MEMORY_ENGINE_OPTIONS: Readonly<MemoryEngineOptions> = Obje
   history: DEFAULT_HISTORY_RETENTION,
   author: { name: 'agent' },
   onInternalError: () => undefined,
+  onDidWrite: () => undefined,
 });
 
 export function resolveMemoryEngineOptions(options: Partial<MemoryEngineOptions> | undefined): MemoryEngineOptions {

@@ -84,7 +84,9 @@ export async function openWorkbench(server: CodeServer, options: BrowserOptions 
     if (options.onConsole) options.onConsole(msg.type(), msg.text());
     else if (process.env.E2E_BROWSER_CONSOLE === '1') console.log(`[browser:${msg.type()}] ${msg.text()}`);
   });
-  await page.goto(server.workbenchUrl());
+  // The workbench's own elements are what the tests wait for (waitForWorkbench); the "load"
+  // event adds nothing and can take longer than Playwright's 30 s default on a loaded machine.
+  await page.goto(server.workbenchUrl(), { waitUntil: 'commit', timeout: 120_000 });
   await waitForWorkbench(page);
   return {
     context,

@@ -198,3 +198,43 @@ describe('the engine holds the store lock', () => {
     assert.equal(fs.peekText('b.md'), undefined);
   });
 });
+
+describe('the engine says when it wrote (onDidWrite)', () => {
+  it('after each change of any writer, once its lock is released; not for a refused command', async () => {
+    const fs = new InMemoryFileSystem();
+    const seen: string[] = [];
+    let lockHeld = false;
+    const lock: StoreLock = {
+      acquire: async () => {
+        lockHeld = true;
+        return { release: async () => void (lockHeld = false) };
+      },
+    };
+    const engine = new MemoryEngine(fs, {
+      storeLock: lock,
+      onDidWrite: () => seen.push(lockHeld ? 'while locked' : 'after release'),
+    });
+    ok(await engine.execute({ command: 'create', path: '/memories/a.md', file_text: 'one\n' }));
+    assert.deepEqual(seen, ['after release']);
+    ok(await engine.execute({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' }));
+    assert.equal(await engine.update('a.md', (text) => `${text}three\n`), true);
+    await engine.rename('a.md', 'b.md');
+    await engine.delete('b.md');
+    assert.deepEqual(seen, Array(5).fill('after release'));
+    // Refused before any write (a path outside /memories): nothing to tell.
+    assert.equal((await engine.execute({ command: 'create', path: '/etc/x', file_text: 'x' })).is_error, true);
+    assert.equal(seen.length, 5);
+  });
+
+  it('a throwing listener is an internal error, never the write\'s failure', async () => {
+    const errors: unknown[] = [];
+    const engine = new MemoryEngine(new InMemoryFileSystem(), {
+      onDidWrite: () => {
+        throw new Error('listener broke');
+      },
+      onInternalError: (e) => errors.push(e),
+    });
+    ok(await engine.execute({ command: 'create', path: '/memories/a.md', file_text: 'x' }));
+    assert.equal(errors.length, 1);
+  });
+});

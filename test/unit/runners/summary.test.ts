@@ -5,7 +5,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { passOf, testFilesFor } from '../../integration/index';
-import { parseResultMarker, resultMarker, summaryLine } from '../../runners/summary';
+import { parseArgs, tally } from '../../runners/repeat';
+import { outcomeLine, parseOutcomes, parseResultMarker, resultMarker, summaryLine } from '../../runners/summary';
 
 describe('runners: summary and pass selection', () => {
   it('summary line has the exact "N passed, N failed" form', () => {
@@ -41,5 +42,24 @@ describe('runners: summary and pass selection', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('outcome lines survive log noise; test:repeat tallies failures per test across runs', () => {
+    const run1 = `x ${outcomeLine({ suite: 'e2e', title: 'chat a', state: 'passed' })}\nnoise\n${outcomeLine({ suite: 'e2e', title: 'chat b', state: 'failed', error: 'timed out' })}\n@@claude-memory-test-outcome@@{broken`;
+    const run2 = `${outcomeLine({ suite: 'e2e', title: 'chat a', state: 'failed', error: 'lost focus' })}\n${outcomeLine({ suite: 'e2e', title: 'chat b', state: 'failed', error: 'again' })}`;
+    const outcomes = [parseOutcomes(run1), parseOutcomes(run2)];
+    assert.deepStrictEqual(outcomes.map((o) => o.length), [2, 2]);
+    assert.deepStrictEqual(tally(outcomes), [
+      { key: 'e2e › chat b', seen: 2, failed: 2, error: 'timed out' },
+      { key: 'e2e › chat a', seen: 2, failed: 1, error: 'lost focus' },
+    ]);
+  });
+
+  it('test:repeat arguments: count, suites, hog; anything else is refused', () => {
+    assert.deepStrictEqual(parseArgs([]), { runs: 3, suites: ['integration', 'e2e'], hog: false });
+    assert.deepStrictEqual(parseArgs(['5', '--suites', 'e2e', '--hog']), { runs: 5, suites: ['e2e'], hog: true });
+    assert.throws(() => parseArgs(['--suites', 'unit']), /unknown suite "unit"/);
+    assert.throws(() => parseArgs(['--fast']), /unknown argument/);
+    assert.throws(() => parseArgs(['0']), /at least 1/);
   });
 });
