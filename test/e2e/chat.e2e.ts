@@ -11,7 +11,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
 import {
   LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind,
-  treeRow, webviewFrame,
+  stopAnswerLeftRunning, treeRow, untilChat, webviewFrame,
 } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
@@ -89,26 +89,10 @@ suite('chat view (e2e)', function () {
   let mock: MockMessagesApi;
   let chat: FrameLocator;
 
+  // Each test scripts the turns it needs (mock.script): a test that fails half-way cannot shift
+  // the answers of the next one, and teardown stops whatever answer it left running.
   suiteSetup(async function () {
-    mock = await startMockMessagesApi([
-      {
-        content: [
-          { type: 'text', text: 'Let me write that down.' },
-          { type: 'tool_use', input: { command: 'create', path: NOTE_PATH, file_text: '# Preferences\n- favourite colour: teal\n' } },
-        ],
-      },
-      { content: [{ type: 'text', text: ANSWER }] },
-      { content: [{ type: 'text', text: LONG_ANSWER }] },
-      // A slow first token: the chat says it is waiting.
-      { content: [{ type: 'text', text: 'Sorry for the wait: teal.' }], faults: [{ type: 'delay', ms: 5000 }] },
-      // Overloaded once; the SDK retries after 4 s.
-      { content: [{ type: 'text', text: 'Back again: still teal.' }], faults: [{ type: 'status', status: 529, times: 1, retryAfterMs: 4000 }] },
-      // Edits the memory file the user has open in an editor (its tab must stay open).
-      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: NOTE_PATH, old_str: 'colour: teal', new_str: 'colour: dark teal' } }] },
-      { content: [{ type: 'text', text: 'You told me: **teal**.' }] },
-      // Streams a little, then hangs until stopped.
-      { content: [{ type: 'text', text: 'Thinking about a very long answer that never ends…' }], faults: [{ type: 'hang', afterEvents: 4 }] },
-    ]);
+    mock = await startMockMessagesApi([]);
     // No ANTHROPIC_API_KEY reaches the extension host (the harness removes it): the key is set in the UI.
     wb = await launchWorkbench({ kind: 'chat', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url } });
     await wb.context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -120,8 +104,22 @@ suite('chat view (e2e)', function () {
     await mock?.close();
   });
 
+  teardown(async function () {
+    await stopAnswerLeftRunning(chat);
+    mock.script([]);
+  });
+
   test('first contact: the chat has the full height and asks for a key before any message; the message waits and is sent once the key is set', async function () {
     const { page } = wb;
+    mock.script([
+      {
+        content: [
+          { type: 'text', text: 'Let me write that down.' },
+          { type: 'tool_use', input: { command: 'create', path: NOTE_PATH, file_text: '# Preferences\n- favourite colour: teal\n' } },
+        ],
+      },
+      { content: [{ type: 'text', text: ANSWER }] },
+    ]);
     await command(page, 'Claude Memory: Open Chat');
     const keyPrompt = chat.locator('#key-prompt');
     await keyPrompt.waitFor({ state: 'visible', timeout: 20_000 });
@@ -209,6 +207,11 @@ suite('chat view (e2e)', function () {
   });
 
   test('a send from a scrolled-up position shows the new message, the working state while Claude is slow, and the answer', async function () {
+    mock.script([
+      { content: [{ type: 'text', text: LONG_ANSWER }] },
+      // A slow first token: the chat says it is waiting.
+      { content: [{ type: 'text', text: 'Sorry for the wait: teal.' }], faults: [{ type: 'delay', ms: 5000 }] },
+    ]);
     await sendFromComposer(chat, 'Tell me a long story.');
     await chat.locator('.entry.assistant', { hasText: 'Paragraph 60 of' }).waitFor({ timeout: 30_000 });
     await chat.locator('#stop').waitFor({ state: 'hidden', timeout: 10_000 });
@@ -240,6 +243,8 @@ suite('chat view (e2e)', function () {
   });
 
   test('an overloaded API shows the retry the SDK makes, then the answer', async function () {
+    // Overloaded once; the SDK retries after 4 s.
+    mock.script([{ content: [{ type: 'text', text: 'Back again: still teal.' }], faults: [{ type: 'status', status: 529, times: 1, retryAfterMs: 4000 }] }]);
     await sendFromComposer(chat, 'Still there?');
     const working = chat.locator('#working');
     await working.filter({ hasText: /Overloaded — retrying in 4 s \(attempt 1 of 2\)/ }).waitFor({ state: 'visible', timeout: 10_000 });
@@ -269,6 +274,13 @@ suite('chat view (e2e)', function () {
   });
 
   test('Enter sends from the composer, Shift+Enter adds a line, Escape stops a running answer', async function () {
+    mock.script([
+      // Edits the memory file the user has open in an editor (its tab must stay open).
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: NOTE_PATH, old_str: 'colour: teal', new_str: 'colour: dark teal' } }] },
+      { content: [{ type: 'text', text: 'You told me: **teal**.' }] },
+      // Streams a little, then hangs until stopped.
+      { content: [{ type: 'text', text: 'Thinking about a very long answer that never ends…' }], faults: [{ type: 'hang', afterEvents: 4 }] },
+    ]);
     const input = chat.locator('#prompt');
     await input.click();
     await input.pressSequentially('What colour');
@@ -276,7 +288,7 @@ suite('chat view (e2e)', function () {
     await input.pressSequentially('do I like?');
     assert.strictEqual(await input.inputValue(), 'What colour\ndo I like?');
     await input.press('Enter');
-    await chat.locator('.entry.assistant', { hasText: 'You told me: teal.' }).waitFor({ timeout: 20_000 });
+    await untilChat(chat, chat.locator('.entry.assistant', { hasText: 'You told me: teal.' }), 'the answer to the two-line message');
     assert.strictEqual(await input.inputValue(), '', 'the input is cleared after sending');
     await chat.locator('.entry.user .user-text', { hasText: 'do I like?' }).waitFor();
     // Claude's edit of the memory file open in the editor: the tab stays open and shows it.
@@ -285,25 +297,28 @@ suite('chat view (e2e)', function () {
     assert.strictEqual(await page.locator('.tabs-container .tab', { hasText: 'e2e-notes.md' }).count(), 1, 'the editor tab is still open');
 
     await input.pressSequentially('Write me a long story.');
+    assert.strictEqual(await input.inputValue(), 'Write me a long story.', 'the composer still has the keyboard after the editor tab was checked');
     await input.press('Enter');
-    await chat.locator('.entry.assistant', { hasText: 'Thinking about' }).waitFor({ timeout: 20_000 });
+    await untilChat(chat, chat.locator('.entry.user', { hasText: 'Write me a long story.' }), 'the message sent right after an answer ended');
+    await untilChat(chat, chat.locator('.entry.assistant', { hasText: 'Thinking about' }), 'the streamed start of the long answer');
     const stop = chat.locator('#stop');
     assert.ok(await stop.isVisible(), 'Stop is shown while the answer runs');
     await input.press('Escape');
-    await chat.locator('.entry.notice', { hasText: /^Stopped/ }).waitFor({ timeout: 10_000 });
+    await untilChat(chat, chat.locator('.entry.notice', { hasText: /^Stopped/ }), 'the Stopped notice after Escape');
     await stop.waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
   test('Add File to Chat in the Explorer puts a chip in the input; it goes with the next message', async function () {
     const { page } = wb;
+    mock.script([{ content: [{ type: 'text', text: 'The README describes the sample project.' }] }]);
     const explorer = await showView(page, 'Explorer');
     await chooseContextMenuItem(page, treeRow(explorer, 'README.md'), 'Add File to Chat');
     const chip = chat.locator('#attachments .chip', { hasText: 'README.md' });
     await chip.waitFor({ timeout: 15_000 });
     await sendFromComposer(chat, 'What does the README say?');
-    await chat.locator('.entry.user:has-text("What does the README say?") .chip', { hasText: 'README.md' }).waitFor({ timeout: 10_000 });
-    // (The stopped answer's turn is served again: a faulted request does not consume it.)
-    await chat.locator('.entry.user:has-text("What does the README say?") ~ .entry.usage').waitFor({ timeout: 20_000 });
+    await untilChat(chat, chat.locator('.entry.user:has-text("What does the README say?") .chip', { hasText: 'README.md' }), 'the message with its chip');
+    await untilChat(chat, chat.locator('.entry.assistant', { hasText: 'The README describes' }), 'the answer about the README');
+    await untilChat(chat, chat.locator('.entry.user:has-text("What does the README say?") ~ .entry.usage'), 'the usage line of that answer');
     await chip.waitFor({ state: 'detached', timeout: 5_000 });
     const sent = JSON.stringify(mock.requests.at(-1)?.body.messages);
     assert.match(sent, /Attached README\.md/, 'the file went with the message');

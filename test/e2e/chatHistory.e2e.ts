@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, waitForWorkbench, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, waitForWorkbench, stopAnswerLeftRunning, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FIRST = 'Where were we on this project?';
@@ -50,15 +50,8 @@ suite('chat history survives a window reload (e2e)', function () {
   let chat: FrameLocator;
 
   suiteSetup(async function () {
-    mock = await startMockMessagesApi([
-      { content: [{ type: 'text', text: 'Reading memory first.' }, view('/memories'), view('/memories/progress.md'), view('/memories/startup.md')] },
-      { content: [view('/memories/features.json')] },
-      { content: [{ type: 'text', text: 'We were on **F002**: listing todos.' }] },
-      { content: [{ type: 'text', text: 'Next is F002, then F003.' }] },
-      { content: [{ type: 'text', text: 'Hello from the second chat.' }] },
-      { content: [{ type: 'text', text: 'Running the tests first.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
-      { content: [{ type: 'text', text: 'Skipped the tests.' }] },
-    ]);
+    // Each test scripts its own turns (mock.script), so one that fails cannot shift the next.
+    mock = await startMockMessagesApi([]);
     wb = await launchWorkbench({ kind: 'chathist', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
     // apiBaseUrl is machine-scoped: a reloaded code-server window may read it only from the remote
     // machine's settings (the first load also applies the user settings), so it goes in both.
@@ -78,10 +71,21 @@ suite('chat history survives a window reload (e2e)', function () {
     await mock?.close();
   });
 
+  teardown(async function () {
+    await stopAnswerLeftRunning(chat);
+    mock.script([]);
+  });
+
   const command = (page: Page, title: string) => again(() => runCommand(page, title, UI_TIMEOUT));
 
   test('after a reload the chat shows the conversation again, and Claude continues it', async function () {
     const { page } = wb;
+    mock.script([
+      { content: [{ type: 'text', text: 'Reading memory first.' }, view('/memories'), view('/memories/progress.md'), view('/memories/startup.md')] },
+      { content: [view('/memories/features.json')] },
+      { content: [{ type: 'text', text: 'We were on **F002**: listing todos.' }] },
+      { content: [{ type: 'text', text: 'Next is F002, then F003.' }] },
+    ]);
     await command(page, 'Claude Memory: Open Chat');
     await sendFromComposer(chat, FIRST);
     await chat.locator('.entry.assistant', { hasText: 'listing todos' }).waitFor({ timeout: 30_000 });
@@ -116,6 +120,7 @@ suite('chat history survives a window reload (e2e)', function () {
   });
 
   test('Chat History lists the chats; Enter reopens one, the trash button deletes one', async function () {
+    mock.script([{ content: [{ type: 'text', text: 'Hello from the second chat.' }] }]);
     const { page } = wb;
     await command(page, 'Claude Memory: New Chat');
     await chat.locator('#previous #reopen').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
@@ -147,6 +152,10 @@ suite('chat history survives a window reload (e2e)', function () {
   });
 
   test('an answer running when the window reloads comes back stopped: its text kept, its open call answered, and the chat goes on', async function () {
+    mock.script([
+      { content: [{ type: 'text', text: 'Running the tests first.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
+      { content: [{ type: 'text', text: 'Skipped the tests.' }] },
+    ]);
     const { page } = wb;
     await command(page, 'Claude Memory: New Chat');
     await chat.locator('#previous #reopen').waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, treeRow, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, treeRow, stopAnswerLeftRunning, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const OLD = 'const todos = [];';
@@ -28,15 +28,8 @@ suite('chat workspace tools (e2e)', function () {
   let todoFile: string;
 
   suiteSetup(async function () {
-    mock = await startMockMessagesApi([
-      { content: [{ type: 'text', text: 'Let me run the tests first.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
-      { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: NEW } }] },
-      { content: [{ type: 'text', text: 'Tests ran, and I documented the list.' }] },
-      { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: 'let todos = [];' } }] },
-      { content: [{ type: 'text', text: 'Understood, I left todo.js alone.' }] },
-      { content: [{ type: 'text', text: 'Both views show this.' }] },
-      { content: [{ type: 'text', text: 'That selection adds a todo.' }] },
-    ]);
+    // Each test scripts its own turns (mock.script), so one that fails cannot shift the next.
+    mock = await startMockMessagesApi([]);
     wb = await launchWorkbench({ kind: 'chattools', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.edits': 'ask' }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
     chat = webviewFrame(wb.page);
     todoFile = path.join(wb.server.workspaceFolders[0], 'src', 'todo.js');
@@ -47,7 +40,17 @@ suite('chat workspace tools (e2e)', function () {
     await mock?.close();
   });
 
+  teardown(async function () {
+    await stopAnswerLeftRunning(chat);
+    mock.script([]);
+  });
+
   test('a command waits for Allow on its card, runs, and shows its output there; an edit\'s card opens the diff and undoes it', async function () {
+    mock.script([
+      { content: [{ type: 'text', text: 'Let me run the tests first.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
+      { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: NEW } }] },
+      { content: [{ type: 'text', text: 'Tests ran, and I documented the list.' }] },
+    ]);
     const { page } = wb;
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     const input = chat.locator('#prompt');
@@ -102,6 +105,10 @@ suite('chat workspace tools (e2e)', function () {
   });
 
   test('Reject on an edit\'s card reaches Claude as an error and writes nothing', async function () {
+    mock.script([
+      { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: 'let todos = [];' } }] },
+      { content: [{ type: 'text', text: 'Understood, I left todo.js alone.' }] },
+    ]);
     const { page } = wb;
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     const input = chat.locator('#prompt');
@@ -118,6 +125,7 @@ suite('chat workspace tools (e2e)', function () {
   });
 
   test('Open Chat in Editor shows the same conversation; Ask About Selection puts the selection in the input', async function () {
+    mock.script([{ content: [{ type: 'text', text: 'Both views show this.' }] }, { content: [{ type: 'text', text: 'That selection adds a todo.' }] }]);
     const { page } = wb;
     await again(() => runCommand(page, 'Claude Memory: Open Chat in Editor', UI_TIMEOUT));
     await page.locator('.tabs-container .tab', { hasText: 'Claude Chat' }).click({ timeout: 15_000 });

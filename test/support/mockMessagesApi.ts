@@ -72,6 +72,12 @@ export interface MockMessagesApi {
   readonly served: number;
   /** Appends turns to the script (for long sessions built as they go). */
   push(...steps: MockStep[]): void;
+  /**
+   * Replaces the script: the next request gets `steps[0]`; served, fault counts and recorded
+   * requests start from zero. Each e2e test scripts its own turns this way, so a test that fails
+   * half-way cannot shift the answers of the next one.
+   */
+  script(steps: MockStep[]): void;
   close(): Promise<void>;
 }
 
@@ -213,6 +219,12 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
       return served;
     },
     push: (...more: MockStep[]) => void steps.push(...more),
+    script: (next: MockStep[]) => {
+      steps.splice(0, steps.length, ...next);
+      served = 0;
+      faultUses.clear();
+      requests.length = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -50,6 +50,9 @@
  * - runningExtensionActivation(page, name)    "Activation: 195ms" from Developer: Show Running Extensions
  * - again(action), UI_TIMEOUT                 one retry of a UI action that can miss on a busy workbench;
  *                                             a generous wait for rows listed under load
+ * - until(locator, 'what', seen), untilChat(chat, locator, 'what')
+ *                                             wait for a state; on timeout say what was there instead
+ *                                             (chatSeen: last entries, composer, focus, Stop/working)
  *
  * When a test fails, the runner saves a screenshot of every open workbench as
  * test-results/screenshots/FAILED-<test title>.png.
@@ -65,6 +68,7 @@ export * from './codeServer';
 export * from './retry';
 export * from './browser';
 export * from './workbench';
+export * from './until';
 export { repoRoot, sampleWorkspace, screenshotsDir, testRunsRoot } from './paths';
 
 export interface LaunchedWorkbench extends Workbench {

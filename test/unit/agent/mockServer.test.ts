@@ -76,6 +76,25 @@ describe('scripted Messages API: protocol', () => {
     assert.ok(message.usage.input_tokens > 0);
   });
 
+  it('script() replaces what is left: a test that stopped half-way does not shift the next one\'s answers', async () => {
+    server = await startMockMessagesApi([
+      { content: [{ type: 'text', text: 'first test, turn 1' }] },
+      { content: [{ type: 'text', text: 'first test, turn 2 (never asked for)' }], faults: [{ type: 'status', status: 529, times: 1 }] },
+    ]);
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const ask = async () => {
+      const m = await client.beta.messages.create({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
+      return m.content[0].type === 'text' ? m.content[0].text : '';
+    };
+    assert.equal(await ask(), 'first test, turn 1');
+    server.script([{ content: [{ type: 'text', text: 'second test, turn 1' }] }]);
+    assert.equal(server.served, 0);
+    assert.equal(server.requests.length, 0);
+    assert.equal(await ask(), 'second test, turn 1');
+    assert.equal(server.served, 1);
+    assert.equal(server.requests.length, 1);
+  });
+
   it('refuses what the real API refuses', async () => {
     server = await startMockMessagesApi([{ content: [{ type: 'text', text: 'x' }] }], { apiKey: 'k' });
     const base = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };

@@ -1,0 +1,61 @@
+import type { FrameLocator, Locator } from 'playwright-core';
+
+/**
+ * Waits until `locator` is in `state` (default visible). On timeout the error names what was
+ * awaited and what was there instead (`seen()`), so a failure reads as a finding, not as
+ * "Timeout 20000ms exceeded". The one waiting helper for states a test needs.
+ */
+export async function until(
+  locator: Locator,
+  what: string,
+  seen: () => Promise<string>,
+  options: { state?: 'visible' | 'hidden' | 'attached' | 'detached'; timeout?: number } = {},
+): Promise<void> {
+  try {
+    await locator.waitFor({ state: options.state ?? 'visible', timeout: options.timeout ?? 30_000 });
+  } catch (error) {
+    const saw = await seen().catch((e: unknown) => `(could not read the page: ${String(e)})`);
+    throw new Error(`timed out waiting for ${what}; instead the page showed:\n${saw}\n(${(error as Error).message.split('\n')[0]})`);
+  }
+}
+
+/** What the chat webview shows: its last entries, the composer, the working line and where the focus is. */
+export async function chatSeen(chat: FrameLocator): Promise<string> {
+  const entries = (await chat.locator('.entry').evaluateAll((els) =>
+    els.slice(-6).map((e) => `  [${e.className}] ${(e.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 100)}`),
+  )) as string[];
+  const state = await chat.locator('body').evaluate((body) => {
+    const doc = body.ownerDocument;
+    const input = doc.querySelector('#prompt') as { value?: string; disabled?: boolean } | null;
+    const active = doc.activeElement as { id?: string; tagName?: string } | null;
+    const shown = (id: string) => {
+      const el = doc.getElementById(id) as { hidden?: boolean; textContent: string | null } | null;
+      return el && !el.hidden ? (el.textContent ?? '').trim() : undefined;
+    };
+    return {
+      composer: input?.value ?? '(no composer)',
+      disabled: input?.disabled ?? false,
+      focus: `${doc.hasFocus() ? 'frame focused' : 'frame not focused'}, active element ${active?.tagName ?? '-'}#${active?.id ?? ''}`,
+      stop: shown('stop') !== undefined,
+      working: shown('working'),
+    };
+  });
+  return [
+    `${entries.length} last entries:`,
+    ...entries,
+    `composer: ${JSON.stringify(state.composer)}${state.disabled ? ' (disabled)' : ''}; ${state.focus}; Stop ${state.stop ? 'shown' : 'hidden'}${state.working ? `; working: ${state.working}` : ''}`,
+  ].join('\n');
+}
+
+/** `until` for something in the chat webview, reporting what the chat showed on timeout. */
+export function untilChat(chat: FrameLocator, locator: Locator, what: string, options?: Parameters<typeof until>[3]): Promise<void> {
+  return until(locator, what, () => chatSeen(chat), options);
+}
+
+/** For a test's teardown: stops an answer a failed test left running, so the next test starts idle. */
+export async function stopAnswerLeftRunning(chat: FrameLocator): Promise<void> {
+  const stop = chat.locator('#stop');
+  if (!(await stop.isVisible().catch(() => false))) return;
+  await stop.click();
+  await untilChat(chat, stop, 'the answer left running to stop', { state: 'hidden', timeout: 10_000 });
+}
