@@ -7,7 +7,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COMPACTION_TRIGGER_TOKENS, MIN_COMPACTION_TRIGGER_TOKENS } from '../core/agent/compaction';
+import { COMPACTION_TRIGGER_TOKENS, MIN_COMPACTION_TRIGGER_TOKENS, storeFileReader } from '../core/agent/compaction';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AUTHORS } from '../core/memory';
 import { AgentSession } from '../core/agent/session';
@@ -109,13 +109,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     compaction: args.compaction,
     compactionTrigger: args.compactionTrigger,
     compactionInstructions: args.compaction ? readCompactionInstructions() : undefined,
-    readMemoryFile: async (name) => {
-      try {
-        return new TextDecoder().decode(await store.readFile(name));
-      } catch {
-        return undefined;
-      }
-    },
+    readMemoryFile: storeFileReader(store),
     tools: workspaceTools.tools,
     system: workspaceTools.systemPrompt,
     logger,

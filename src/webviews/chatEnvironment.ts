@@ -5,6 +5,7 @@ import { createWorkspaceTools } from '../platform/workspaceTools';
 import type { ChatArchive } from '../core/session/chatArchive';
 import type { ChatEnvironment, ChatStore } from './chatController';
 import { chatMemoryExecutor } from './chatMemory';
+import { storeFileReader } from '../core/agent/compaction';
 import type { SavedConversation } from './chatTranscript';
 
 export function chatEnvironment(
@@ -55,12 +56,7 @@ export function chatEnvironment(
         uriOf: (memoryPath) => services.stores.forFolder(folder)?.uriOfMemoryPath(memoryPath),
         readFile: async (name) => {
           const current = services.stores.forFolder(folder.uri);
-          if (!current) return undefined;
-          try {
-            return new TextDecoder().decode(await current.fs.readFile(name));
-          } catch {
-            return undefined;
-          }
+          return current ? storeFileReader(current.fs)(name) : undefined;
         },
       } satisfies ChatStore;
     },

@@ -27,6 +27,8 @@ import type {
 import { parseFeatures, summarizeFeatures } from '../session/features';
 import { SESSION_FILES } from '../session/memoryFiles';
 import { clipText } from '../session/templates';
+import { FileType } from '../memory/fileSystem';
+import type { MemoryFileSystem } from '../memory/fileSystem';
 import type { AgentUsage } from './events';
 
 export const COMPACTION_BETA = 'compact-2026-01-12';
@@ -207,6 +209,26 @@ export function compactionReport(message: BetaMessage, usage: ResponseUsage, pre
 
 /** Reads a store file (`progress.md`, ...) as text; undefined when it does not exist. */
 export type MemoryFileReader = (name: string) => Promise<string | undefined>;
+
+/** Largest store file the reload reads (its tail is what is sent; a bigger file is left out). */
+export const RELOAD_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * A MemoryFileReader over a store's file system with the memory tool's own limits: a symbolic
+ * link (which a cloned repository could point at a host file) or anything but a regular file is
+ * never read, nor a file over RELOAD_MAX_FILE_BYTES. Missing or refused: undefined.
+ */
+export function storeFileReader(fs: Pick<MemoryFileSystem, 'stat' | 'readFile'>): MemoryFileReader {
+  return async (name) => {
+    try {
+      const stat = await fs.stat(name);
+      if ((stat.type & FileType.SymbolicLink) !== 0 || (stat.type & FileType.File) === 0 || stat.size > RELOAD_MAX_FILE_BYTES) return undefined;
+      return new TextDecoder().decode(await fs.readFile(name));
+    } catch {
+      return undefined;
+    }
+  };
+}
 
 export interface ReloadedState {
   /** The text that goes into the resuming user turn; undefined when memory holds none of the files. */

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROGRESS_REMINDER, RELOAD_HEADER, RELOAD_PROGRESS_LINES, reloadFromMemory, responseUsage } from '../../../src/core/agent/compaction';
+import { PROGRESS_REMINDER, RELOAD_HEADER, RELOAD_PROGRESS_LINES, reloadFromMemory, responseUsage, storeFileReader } from '../../../src/core/agent/compaction';
+import { NodeMemoryFileSystem } from '../../../src/platform/node/nodeFileSystem';
 import { addUsage, emptyUsage, type AgentUsage } from '../../../src/core/agent/events';
 import type { RecordedRequest } from '../../support/mockMessagesApi';
 import { messagesOf, recorder, sessionFor, useAgentTestBed } from './helpers';
@@ -192,6 +193,28 @@ describe('compaction keeps a long session\'s state: save before, instructions, r
     assert.equal(outcome.ok, true, outcome.error?.message);
     assert.doesNotMatch(String(lastUser(server.requests[1])[0].text), /Checklist|progress\.md/);
     assert.match(rec.of('compaction')[0].line, /memory has no progress log or checklist to reload/);
+  });
+
+  it('never reloads a symlinked progress.md (a cloned repository could point it at a host file) nor a non-file', async () => {
+    const secret = path.join(bed.store.dir, 'host-secret.txt');
+    fs.writeFileSync(secret, 'HOST-SECRET-4711\n');
+    fs.symlinkSync(secret, path.join(bed.store.storeDir, 'progress.md'));
+    fs.mkdirSync(path.join(bed.store.storeDir, 'startup.md'));
+    fs.writeFileSync(path.join(bed.store.storeDir, 'features.json'), `${FEATURES}\n`);
+    const server = await bed.serve([{ content: [{ type: 'compaction', content: 'Summary.' }] }, { content: [{ type: 'text', text: 'ok' }] }]);
+    const rec = recorder();
+    const reader = storeFileReader(new NodeMemoryFileSystem(bed.store.storeDir));
+    const outcome = await sessionFor(server, bed.store.engine, { compaction: true, readMemoryFile: reader }).send('go', rec.listener);
+    assert.equal(outcome.ok, true, outcome.error?.message);
+    assert.ok(server.requests.every((r) => !JSON.stringify(r.body).includes('HOST-SECRET-4711')), 'the linked file never reaches the API');
+    assert.deepEqual(rec.of('compaction')[0].reloaded, ['checklist']);
+    // The default reader (the memory tool's own view) refuses the link too.
+    await server.close();
+    const again = await bed.serve([{ content: [{ type: 'compaction', content: 'Summary.' }] }, { content: [{ type: 'text', text: 'ok' }] }]);
+    const rec2 = recorder();
+    assert.equal((await sessionFor(again, bed.store.engine, { compaction: true }).send('go', rec2.listener)).ok, true);
+    assert.ok(again.requests.every((r) => !JSON.stringify(r.body).includes('HOST-SECRET-4711')));
+    assert.deepEqual(rec2.of('compaction')[0].reloaded, ['checklist']);
   });
 
   it('reloads at most the last lines of progress.md and reads a broken checklist as broken', async () => {
