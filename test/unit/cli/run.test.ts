@@ -94,7 +94,8 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     assert.equal(events.at(-1)!.type, 'done');
   });
 
-  it('--compaction-trigger sets the trigger; after a compaction it reloads progress.md and says so; --json usage events carry the compaction', async () => {
+  it('--compaction-trigger sets the trigger; after a compaction it reloads progress.md and says so; --json usage events carry the compaction', async function () {
+    this.timeout(90_000); // three spawned runs
     fs.mkdirSync(path.join(workspace, '.claude-memories'));
     fs.writeFileSync(path.join(workspace, '.claude-memories', 'progress.md'), '# Progress\n- F001: verified with npm test\n');
     const script: MockTurn[] = [{ content: [{ type: 'compaction', content: 'Summary: F001 done.' }] }, { content: [{ type: 'text', text: 'Continuing.' }] }];
