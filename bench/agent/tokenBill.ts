@@ -88,7 +88,7 @@ export async function measureBill(
     const usage = emptyUsage();
     for (const r of server.requests) {
       if (!r.usage) continue;
-      for (const k of Object.keys(usage) as (keyof AgentUsage)[]) usage[k] += r.usage[k];
+      for (const k of Object.keys(usage) as (keyof AgentUsage)[]) usage[k] = (usage[k] ?? 0) + ((r.usage as unknown as Record<string, number | undefined>)[k] ?? 0);
     }
     return { label, usage, billed: billedInput(usage), clears };
   } finally {

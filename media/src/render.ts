@@ -65,7 +65,13 @@ export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLEl
       return toolCard(entry, callbacks);
     case 'usage':
       return element('div', 'entry usage', formatUsageLine(entry.usage, entry.costUsd), {
-        title: formatUsageDetails(entry.usage, entry.requests, entry.model, entry.costUsd),
+        title: formatUsageDetails(
+          entry.usage,
+          entry.requests,
+          entry.model,
+          entry.costUsd,
+          entry.compaction ? { usage: entry.compaction, costUsd: entry.compactionCostUsd } : undefined,
+        ),
       });
     case 'notice': {
       const el = element('div', 'entry notice', entry.text);

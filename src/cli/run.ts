@@ -5,7 +5,9 @@
  * instead. Exit codes: 0 finished, 1 failed or not finished (cut off at max_tokens, refused, empty
  * answer: one-line reason on stderr), 2 usage, 130 interrupted.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { COMPACTION_TRIGGER_TOKENS, MIN_COMPACTION_TRIGGER_TOKENS, storeFileReader } from '../core/agent/compaction';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AUTHORS } from '../core/memory';
 import { AgentSession } from '../core/agent/session';
@@ -34,6 +36,9 @@ Options:
       --no-cache        Send no prompt-caching breakpoints.
       --no-context-editing  Do not ask the API to clear old tool results.
       --no-compaction   Do not let the API compact long conversations.
+      --compaction-trigger N  Prompt tokens from which the API compacts (default: ${COMPACTION_TRIGGER_TOKENS},
+                        at least ${MIN_COMPACTION_TRIGGER_TOKENS}). At 75 % of it Claude is asked to save its state to
+                        memory; after a compaction, progress.md's end, the checklist and startup.md are reloaded.
       --allow-edits     Let Claude create and edit files in DIR (never .git or the memory folder).
       --allow-command PREFIX  Let Claude run commands starting with PREFIX (repeatable; '*' allows all).
                         A compound command runs only when every part is allowed.
@@ -102,6 +107,9 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     promptCaching: args.caching,
     contextEditing: args.contextEditing,
     compaction: args.compaction,
+    compactionTrigger: args.compactionTrigger,
+    compactionInstructions: args.compaction ? readCompactionInstructions() : undefined,
+    readMemoryFile: storeFileReader(store),
     tools: workspaceTools.tools,
     system: workspaceTools.systemPrompt,
     logger,
@@ -131,6 +139,7 @@ interface RunArgs {
   caching: boolean;
   contextEditing: boolean;
   compaction: boolean;
+  compactionTrigger: number;
   json: boolean;
   guards: boolean;
   prompt: string;
@@ -150,6 +159,7 @@ function parseRunArgs(argv: string[]): RunArgs {
       'no-cache': { type: 'boolean' },
       'no-context-editing': { type: 'boolean' },
       'no-compaction': { type: 'boolean' },
+      'compaction-trigger': { type: 'string' },
       'allow-edits': { type: 'boolean' },
       'allow-command': { type: 'string', multiple: true },
       'command-timeout': { type: 'string' },
@@ -173,6 +183,7 @@ function parseRunArgs(argv: string[]): RunArgs {
     caching: values['no-cache'] !== true,
     contextEditing: values['no-context-editing'] !== true,
     compaction: values['no-compaction'] !== true,
+    compactionTrigger: compactionTriggerOf(values['compaction-trigger']),
     json: values.json === true,
     guards: values['no-guards'] !== true,
     prompt,
@@ -184,6 +195,29 @@ function parseRunArgs(argv: string[]): RunArgs {
     commandTimeoutSeconds:
       values['command-timeout'] === undefined ? DEFAULT_COMMAND_TIMEOUT_MS / 1000 : parsePositiveInteger('command-timeout', values['command-timeout']),
   };
+}
+
+function compactionTriggerOf(value: string | undefined): number {
+  if (value === undefined) return COMPACTION_TRIGGER_TOKENS;
+  const n = parsePositiveInteger('compaction-trigger', value);
+  if (n < MIN_COMPACTION_TRIGGER_TOKENS) throw new UsageError(`--compaction-trigger must be at least ${MIN_COMPACTION_TRIGGER_TOKENS} tokens (the API's minimum), got ${n}`);
+  return n;
+}
+
+/**
+ * The compaction edit's instructions: media/templates/compaction-instructions.md of the package
+ * (one level above dist/cli.js, three above out/src/cli/). Undefined when it is not there.
+ */
+export function readCompactionInstructions(startDir: string = __dirname): string | undefined {
+  let dir = startDir;
+  for (let i = 0; i < 5; i++) {
+    try {
+      return fs.readFileSync(path.join(dir, 'media', 'templates', 'compaction-instructions.md'), 'utf8');
+    } catch {
+      dir = path.dirname(dir);
+    }
+  }
+  return undefined;
 }
 
 /** Human output: text as it streams, one stderr line per memory operation. */
@@ -203,7 +237,12 @@ function textPrinter(io: RunIo): (event: AgentEvent) => void {
         io.stderr.write(`[${event.tool === 'str_replace_based_edit_tool' ? 'editor' : (event.tool ?? 'memory')}] ${event.is_error ? 'error: ' : ''}${event.summary}\n`);
         break;
       case 'compaction':
-        io.stderr.write(`[context] compacted: about ${event.saved_tokens} tokens saved\n`);
+        if (!atLineStart) text('\n');
+        io.stderr.write(`[context] ${event.line}\n`);
+        break;
+      case 'memory_prompt':
+        if (!atLineStart) text('\n');
+        io.stderr.write(`[memory] ${event.label}\n`);
         break;
       case 'retry':
         if (!atLineStart) text('\n');

@@ -22,6 +22,8 @@ export interface AskArgs {
   label?: string;
   /** Set the current conversation aside and start a fresh one (New Chat) before sending. */
   fresh?: boolean;
+  /** A Resume session's routine: Claude is reminded once to append its progress.md entry before it stops. */
+  resume?: boolean;
 }
 
 export function registerAskCommand(chat: ChatFeature): vscode.Disposable {
@@ -45,7 +47,7 @@ async function ask(chat: ChatFeature, argument: unknown): Promise<ChatSendResult
     }
   }
   await chat.reveal();
-  const result = await chat.controller.send(prompt, { label: given?.label, fresh: given?.fresh });
+  const result = await chat.controller.send(prompt, { label: given?.label, fresh: given?.fresh, resume: given?.resume });
   // A message waiting for a key is on screen with the key prompt: no second message needed.
   if (!result.started && !result.pending) void vscode.window.showWarningMessage(result.reason);
   return result;
@@ -54,13 +56,14 @@ async function ask(chat: ChatFeature, argument: unknown): Promise<ChatSendResult
 function askArgsOf(argument: unknown): AskArgs | undefined {
   if (typeof argument === 'string') return { prompt: argument };
   if (typeof argument !== 'object' || argument === null) return undefined;
-  const { prompt, folder, label, fresh } = argument as Record<string, unknown>;
+  const { prompt, folder, label, fresh, resume } = argument as Record<string, unknown>;
   if (typeof prompt !== 'string') return undefined;
   return {
     prompt,
     folder: folder instanceof vscode.Uri ? folder : undefined,
     label: typeof label === 'string' && label.trim() !== '' ? label : undefined,
     fresh: fresh === true,
+    resume: resume === true,
   };
 }
 

@@ -3,6 +3,7 @@
  * (which folder names and API URLs are acceptable) are unit-tested in plain Node.
  */
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
+import { COMPACTION_TRIGGER_TOKENS, DEFAULT_SAVE_THRESHOLD, MIN_COMPACTION_TRIGGER_TOKENS } from '../core/agent/compaction';
 import { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from '../core/memory/history/types';
 import { DEFAULT_EXPIRY_DAYS } from '../core/memory/history/expiry';
 import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
@@ -29,6 +30,10 @@ export interface SettingsSnapshot {
   checklistGuard: boolean;
   /** Server-side compaction (compact_20260112) paired with memory. */
   compaction: boolean;
+  /** Prompt size in tokens from which the API compacts. */
+  compactionTrigger: number;
+  /** Percent of the trigger past which Claude is asked to save its state to memory (0: never). */
+  compactionSavePercent: number;
   /** Text-editor writes: applied at once, or asked for one by one. */
   edits: EditMode;
   editorMaxCharacters: number;
@@ -53,7 +58,7 @@ export type SettingKey = keyof SettingsSnapshot;
 
 export const SETTING_KEYS: readonly SettingKey[] = [
   'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
-  'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'edits',
+  'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'compactionTrigger', 'compactionSavePercent', 'edits',
   'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
   'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes', 'expiryDays',
 ];
@@ -82,6 +87,8 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   apiBaseUrl: undefined,
   checklistGuard: true,
   compaction: true,
+  compactionTrigger: COMPACTION_TRIGGER_TOKENS,
+  compactionSavePercent: Math.round(DEFAULT_SAVE_THRESHOLD * 100),
   edits: 'apply',
   editorMaxCharacters: DEFAULT_EDITOR_MAX_CHARACTERS,
   commandTimeoutSeconds: DEFAULT_COMMAND_TIMEOUT_MS / 1000,
@@ -161,6 +168,8 @@ export function parseSettings(
     apiBaseUrl: validBaseUrl(rawBaseUrl, onProblem),
     checklistGuard: bool('checklistGuard'),
     compaction: bool('compaction'),
+    compactionTrigger: int('compactionTrigger', MIN_COMPACTION_TRIGGER_TOKENS, 10_000_000),
+    compactionSavePercent: int('compactionSavePercent', 0, 99),
     edits: get<unknown>('edits') === 'ask' ? 'ask' : 'apply',
     editorMaxCharacters: int('editorMaxCharacters', 1000, 1_000_000),
     commandTimeoutSeconds: int('commandTimeoutSeconds', 1, 24 * 3600),

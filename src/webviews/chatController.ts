@@ -37,6 +37,8 @@ export interface ChatStore {
   memory(author: () => ChatAuthor): MemoryToolExecutor;
   /** The Uri of a `/memories/...` path, or undefined when the path is not a valid one. */
   uriOf(memoryPath: string): vscode.Uri | undefined;
+  /** A store file's text (`progress.md`...), undefined when missing: what is reloaded after a compaction. */
+  readFile?(name: string): Promise<string | undefined>;
 }
 
 /** What the chat needs from the rest of the extension (adapted from ExtensionServices in registerChat). */
@@ -62,12 +64,16 @@ export interface ChatEnvironment {
    * they ask `approver` before a write or a command that no rule allows.
    */
   workspaceTools?(folder: vscode.WorkspaceFolder, approver: ToolApprover): WorkspaceTools;
+  /** The compaction edit's instructions (media/templates/compaction-instructions.md). */
+  compactionInstructions?(): Promise<string | undefined>;
 }
 
 /** How a prompt is sent: as a chip (built-in prompts), and whether it starts a fresh conversation. */
 export interface SendOptions {
   label?: string;
   fresh?: boolean;
+  /** A Resume session: Claude is reminded once to append its progress.md entry before it stops. */
+  resume?: boolean;
 }
 
 /**
@@ -103,6 +109,8 @@ export type ChatSendResult =
 const CONTINUE_PROMPT = 'Please continue where you left off.';
 
 export class ChatController implements vscode.Disposable {
+  /** The next send is a Resume session's routine (SendOptions.resume). */
+  private resumeNext = false;
   private readonly transcript = new ChatTranscript();
   /** The folder each tool card's call ran in, so a card opens its own folder's file after a switch. */
   private readonly toolFolders = new ToolEntryFolders<vscode.WorkspaceFolder>();
@@ -316,6 +324,7 @@ export class ChatController implements vscode.Disposable {
    */
   async send(prompt: string, options: SendOptions = {}): Promise<ChatSendResult> {
     if (options.fresh && !this.running && this.transcript.snapshot().entries.length > 0) await this.newChat();
+    this.resumeNext = options.resume === true;
     return this.start(prompt, { label: options.label });
   }
 
@@ -481,6 +490,8 @@ export class ChatController implements vscode.Disposable {
     try {
       // Before the user's row, so a "new session" notice reads in the right order.
       const agent = await this.sessionFor(store);
+      const requireProgressEntry = this.resumeNext;
+      this.resumeNext = false;
       this.emit(this.transcript.begin(text, this.env.settings().model, view));
       const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>
         agent.send(
@@ -498,6 +509,7 @@ export class ChatController implements vscode.Disposable {
             if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
           },
           abort.signal,
+          { requireProgressEntry },
         ),
       );
       if (!outcome.ok && outcome.error?.kind !== 'cancelled') {
@@ -543,12 +555,19 @@ export class ChatController implements vscode.Disposable {
       promptCaching: settings.promptCaching,
       contextEditing: settings.contextEditing,
       compaction: settings.compaction,
+      compactionTrigger: settings.compactionTrigger,
+      compactionSaveThreshold: settings.compactionSavePercent / 100,
+      compactionInstructions: settings.compaction ? await this.env.compactionInstructions?.() : undefined,
+      readMemoryFile: store.readFile ? (name) => store.readFile!(name) : undefined,
       tools: tools?.tools,
       system: tools?.systemPrompt,
       logger: this.env.log,
     };
     const key = JSON.stringify([
       options.compaction,
+      options.compactionTrigger,
+      options.compactionSaveThreshold,
+      options.compactionInstructions ?? '',
       tools ? this.tools?.folder : '',
       options.apiKey ?? '',
       options.baseURL ?? '',

@@ -5,12 +5,28 @@ import { createWorkspaceTools } from '../platform/workspaceTools';
 import type { ChatArchive } from '../core/session/chatArchive';
 import type { ChatEnvironment, ChatStore } from './chatController';
 import { chatMemoryExecutor } from './chatMemory';
+import { storeFileReader } from '../core/agent/compaction';
 import type { SavedConversation } from './chatTranscript';
 
-export function chatEnvironment(services: ExtensionServices, state: vscode.Memento, archive: ChatArchive<SavedConversation>): ChatEnvironment {
+export function chatEnvironment(
+  services: ExtensionServices,
+  state: vscode.Memento,
+  archive: ChatArchive<SavedConversation>,
+  extensionUri?: vscode.Uri,
+): ChatEnvironment {
   const memoryLog = services.logger('chat memory');
   return {
     archive,
+    compactionInstructions: async () => {
+      if (!extensionUri) return undefined;
+      try {
+        const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(extensionUri, 'media', 'templates', 'compaction-instructions.md'));
+        return new TextDecoder().decode(bytes);
+      } catch (error) {
+        services.logger('chat').warn(`compaction instructions template unreadable; the API's default summary is used: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }
+    },
     // The chat's own approver asks on the call's card (ChatApprover).
     workspaceTools: (folder, approver) =>
       createWorkspaceTools({ folder, approver, settings: () => services.settings.current, memento: state, log: services.logger('tools') }),
@@ -38,6 +54,10 @@ export function chatEnvironment(services: ExtensionServices, state: vscode.Memen
         folder,
         memory: (author) => chatMemoryExecutor(services.stores, folder, author, memoryLog),
         uriOf: (memoryPath) => services.stores.forFolder(folder)?.uriOfMemoryPath(memoryPath),
+        readFile: async (name) => {
+          const current = services.stores.forFolder(folder.uri);
+          return current ? storeFileReader(current.fs)(name) : undefined;
+        },
       } satisfies ChatStore;
     },
     memoryTouched: (store, touched) => services.memoryActivity.fire({ ...touched, folder: store.folder }),

@@ -6,7 +6,7 @@
 import type { ApiRetryReason } from '../core/agent/apiRetries';
 import type { AgentErrorKind, AgentEvent } from '../core/agent/events';
 import { memoryFileReadOf, memoryReadsNote } from '../core/agent/memoryReads';
-import { estimateCost } from '../core/agent/pricing';
+import { estimateCost, responseCost } from '../core/agent/pricing';
 import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
 import {
   MAX_CARD_OUTPUT_CHARS,
@@ -107,6 +107,10 @@ export class ChatTranscript {
   private model = '';
   private sendUsage: TokenUsage = emptyTokenUsage();
   private sendRequests = 0;
+  /** The running send's estimated cost, request by request (undefined: a price was unknown). */
+  private sendCost: number | undefined = 0;
+  /** Of the send's usage and cost, what went to server-side compaction. */
+  private sendCompaction: { usage: TokenUsage; costUsd: number | undefined } | undefined;
   private disabledReason: string | undefined;
   private disabledAction: DisabledAction | undefined;
   private nextId = 1;
@@ -173,6 +177,7 @@ export class ChatTranscript {
       this.model = saved.send.model;
       this.sendUsage = { ...saved.send.usage };
       this.sendRequests = saved.send.requests;
+      this.sendCost = estimateCost(this.model, this.sendUsage);
       this.running = true;
       this.add({ kind: 'notice', id: this.id(), text: INTERRUPTED_TEXT });
       this.finish();
@@ -224,6 +229,8 @@ export class ChatTranscript {
     this.working = undefined;
     this.sendUsage = emptyTokenUsage();
     this.sendRequests = 0;
+    this.sendCost = 0;
+    this.sendCompaction = undefined;
   }
 
   setDisabledReason(reason: string | undefined, action?: DisabledAction): ChatPatch[] {
@@ -348,6 +355,18 @@ export class ChatTranscript {
       case 'usage':
         this.sendRequests += 1;
         this.sendUsage = addUsage(this.sendUsage, event.usage);
+        {
+          // Priced per request (long-prompt tiers are per request), compaction as its own part.
+          const cost = responseCost(this.model, event.usage, event.compaction);
+          this.sendCost = cost === undefined || this.sendCost === undefined ? undefined : this.sendCost + cost.total;
+          if (event.compaction) {
+            const before = this.sendCompaction;
+            this.sendCompaction = {
+              usage: addUsage(before?.usage ?? emptyTokenUsage(), event.compaction),
+              costUsd: cost === undefined || (before && before.costUsd === undefined) ? undefined : (before?.costUsd ?? 0) + cost.compaction,
+            };
+          }
+        }
         this.openTextId = undefined;
         return [];
       case 'api_retry':
@@ -361,7 +380,10 @@ export class ChatTranscript {
           }),
         ];
       case 'compaction':
-        return [this.add({ kind: 'notice', id: this.id(), text: `Context compacted: about ${event.saved_tokens} tokens saved; Claude saves what matters to memory, then continues.` })];
+        return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.line })];
+      case 'memory_prompt':
+        // A built-in request the loop sent to Claude: a compact chip, like Resume's routine.
+        return [...this.closeTurn(), this.add({ kind: 'user', id: this.id(), text: event.text, label: event.label })];
       case 'retry':
         return [
           ...this.voidTurnText(),
@@ -429,7 +451,7 @@ export class ChatTranscript {
   private finish(): ChatPatch[] {
     const patches = this.closeTurn();
     if (this.sendRequests > 0) {
-      const cost = estimateCost(this.model, this.sendUsage);
+      const cost = this.sendCost;
       this.requests += this.sendRequests;
       this.totals = addUsage(this.totals, this.sendUsage);
       this.costUsd = cost === undefined || this.costUsd === undefined ? undefined : this.costUsd + cost;
@@ -441,11 +463,16 @@ export class ChatTranscript {
           requests: this.sendRequests,
           model: this.model,
           ...(cost !== undefined ? { costUsd: cost } : {}),
+          ...(this.sendCompaction
+            ? { compaction: { ...this.sendCompaction.usage }, ...(this.sendCompaction.costUsd !== undefined ? { compactionCostUsd: this.sendCompaction.costUsd } : {}) }
+            : {}),
         }),
       );
     }
     this.sendUsage = emptyTokenUsage();
     this.sendRequests = 0;
+    this.sendCost = 0;
+    this.sendCompaction = undefined;
     this.running = false;
     this.working = undefined;
     patches.push(this.statusPatch());

@@ -95,7 +95,11 @@ export type ChatEntry =
    * Token counts of one answer (all its model requests), with the estimated cost in USD when the
    * model's price is known (core/agent/pricing.ts).
    */
-  | { kind: 'usage'; id: string; usage: TokenUsage; requests: number; model: string; costUsd?: number }
+  /**
+   * One answer's usage line. `compaction`: the part of `usage` (and `compactionCostUsd` of
+   * `costUsd`) that went to server-side compaction, for the line's hover.
+   */
+  | { kind: 'usage'; id: string; usage: TokenUsage; requests: number; model: string; costUsd?: number; compaction?: TokenUsage; compactionCostUsd?: number }
   /** A quiet line: stopped, retrying, context cleared. `action`: a button on it. */
   | { kind: 'notice'; id: string; text: string; action?: NoticeAction }
   /**

@@ -69,7 +69,7 @@ export interface ChatFeature {
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
   const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation);
-  const env = chatEnvironment(services, context.workspaceState, archive);
+  const env = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
   const route = chatMessageRouter(actions, env.log);

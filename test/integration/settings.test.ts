@@ -34,7 +34,7 @@ suite('settings', () => {
 
   test('defaults match package.json', () => {
     const s = api.services.settings.current;
-    assert.strictEqual(s.model, 'claude-opus-5');
+    assert.strictEqual(s.model, 'claude-opus-5-5');
     assert.strictEqual(s.maxTokens, 8192);
     assert.strictEqual(s.maxTurns, 30);
     assert.strictEqual(s.memoryFolder, '.claude-memories');

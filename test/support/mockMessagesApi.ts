@@ -12,7 +12,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { PromptCache, tokensOf } from './mockMessagesApi/billing';
+import { PromptCache, promptTokensOf, tokensOf } from './mockMessagesApi/billing';
 import type { AppliedClear } from './mockMessagesApi/billing';
 import { encodeEvent, messageEvents } from './mockMessagesApi/sse';
 import type { ResolvedBlock, ScriptBlock } from './mockMessagesApi/sse';
@@ -49,8 +49,28 @@ export interface RecordedRequest {
   status?: number;
   /** Server-side time from the request's arrival to the end of the response, in ms. */
   handlingMs?: number;
-  usage?: { input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number };
+  usage?: RecordedUsage;
   appliedEdits?: AppliedClear[];
+}
+
+/** The usage the server reported; `iterations` only when it compacted (compaction tokens are only there). */
+export interface RecordedUsage {
+  input_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  output_tokens: number;
+  iterations?: Array<{ type: string; input_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number; output_tokens: number }>;
+}
+
+const DEFAULT_SUMMARY = 'Summary of the conversation so far: the user asked for a task; work is in progress (mock compaction).';
+
+/** The compact_20260112 edit of a request: its trigger (the API's default 150k) and pause flag. */
+function compactEditOf(body: Record<string, unknown>): { trigger: number; pause: boolean } | undefined {
+  const edits = ((body.context_management as { edits?: Array<Record<string, unknown>> } | undefined)?.edits ?? []);
+  const edit = edits.find((e) => e.type === 'compact_20260112');
+  if (!edit) return undefined;
+  const trigger = Number((edit.trigger as { value?: unknown } | undefined)?.value ?? 150_000);
+  return { trigger, pause: edit.pause_after_compaction === true };
 }
 
 export type MockStep = MockTurn | ((request: RecordedRequest, turnIndex: number) => MockTurn);
@@ -62,6 +82,14 @@ export interface MockServerOptions {
   chunks?: number;
   /** Smallest cacheable prefix in tokens (default 1024). */
   minCacheTokens?: number;
+  /**
+   * Compacts as the API does: a request with a compact_20260112 edit whose prompt (after any
+   * earlier compaction block) passes the edit's trigger is answered with a compaction block whose
+   * summary this returns (default: a fixed sentence), paused (stop_reason "compaction", the
+   * script's turn is kept for the next request) or, without pause_after_compaction, followed by
+   * the turn. The compaction's tokens are reported only in usage.iterations.
+   */
+  compactionSummary?: (request: RecordedRequest) => string | null;
 }
 
 export interface MockMessagesApi {
@@ -91,6 +119,8 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
   const cache = new PromptCache({ minCacheTokens: options.minCacheTokens });
   const sockets = new Set<import('node:net').Socket>();
   let served = 0;
+  /** Script turns consumed (an automatic compaction pause consumes none). */
+  let stepIndex = 0;
   let messageCounter = 0;
   let toolCounter = 0;
 
@@ -131,9 +161,18 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
     }
     const invalid = validate(body, req.headers);
     if (invalid) return sendError(res, 400, 'invalid_request_error', invalid, finish);
-    const step = steps[served];
-    if (!step) return sendError(res, 400, 'invalid_request_error', `mock: the script has no turn ${served + 1}`, finish);
-    const turn = typeof step === 'function' ? step(record, served) : step;
+    const compact = compactEditOf(body);
+    const compacting = compact !== undefined && promptTokensOf(body) >= compact.trigger;
+    if (compacting && compact.pause) {
+      const summary = options.compactionSummary ? options.compactionSummary(record) : DEFAULT_SUMMARY;
+      return serve({ content: [{ type: 'compaction', content: summary }], stop_reason: 'compaction' }, false);
+    }
+    const step = steps[stepIndex];
+    if (!step) return sendError(res, 400, 'invalid_request_error', `mock: the script has no turn ${stepIndex + 1}`, finish);
+    const scripted = typeof step === 'function' ? step(record, served) : step;
+    const turn: MockTurn = compacting
+      ? { ...scripted, content: [{ type: 'compaction', content: options.compactionSummary ? options.compactionSummary(record) : DEFAULT_SUMMARY }, ...scripted.content] }
+      : scripted;
 
     for (const [i, fault] of (turn.faults ?? []).entries()) {
       if (fault.type === 'delay') {
@@ -158,10 +197,14 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
       return;
     }
 
+    return serve(turn, true);
+
+    function serve(turn: MockTurn, consumesStep: boolean): void {
     const { events, message, usage, applied } = render(turn, body, true);
     record.usage = usage;
     record.appliedEdits = applied;
     served += 1;
+    if (consumesStep) stepIndex += 1;
     if (body.stream === true) {
       writeStreamHead(res);
       for (const e of events) res.write(encodeEvent(e));
@@ -169,6 +212,7 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
     } else {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_mock_${requests.length}` });
       res.end(JSON.stringify(message), () => finish(200));
+    }
     }
   }
 
@@ -186,8 +230,24 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
       turn.stop_reason ??
       (blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : blocks.length > 0 && blocks.every((b) => b.type === 'compaction') ? 'compaction' : 'end_turn');
     const billed = bill ? cache.bill(body) : { usage: { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }, applied: [] };
-    const output = blocks.reduce((n, b) => n + tokensOf(b.type === 'text' ? (b.text ?? '') : b.type === 'compaction' ? (b.content ?? '') : JSON.stringify(b.input ?? {})), 0);
-    const usage = { ...billed.usage, output_tokens: Math.max(1, output) };
+    const outputOf = (list: ResolvedBlock[]) =>
+      list.reduce((n, b) => n + tokensOf(b.type === 'text' ? (b.text ?? '') : b.type === 'compaction' ? (b.content ?? '') : JSON.stringify(b.input ?? {})), 0);
+    const compactions = blocks.filter((b) => b.type === 'compaction');
+    let usage: RecordedUsage;
+    if (compactions.length === 0) {
+      usage = { ...billed.usage, output_tokens: Math.max(1, outputOf(blocks)) };
+    } else {
+      // The compaction iteration read the whole prompt and wrote the summary; what was sampled
+      // after it (if anything) read the summary. The top level is only that message iteration.
+      const summaryTokens = outputOf(compactions);
+      const rest = blocks.filter((b) => b.type !== 'compaction');
+      const compaction = { type: 'compaction', ...billed.usage, output_tokens: Math.max(1, summaryTokens) };
+      const sampled =
+        rest.length > 0
+          ? { input_tokens: summaryTokens + tokensOf(JSON.stringify(body.tools ?? [])), cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: Math.max(1, outputOf(rest)) }
+          : { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 };
+      usage = { ...sampled, iterations: rest.length > 0 ? [compaction, { type: 'message', ...sampled }] : [compaction] };
+    }
     const contextManagement = body.context_management ? { applied_edits: billed.applied } : null;
     const message = {
       id: `msg_mock_${++messageCounter}`,

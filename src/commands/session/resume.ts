@@ -53,6 +53,7 @@ export async function resumeSession(extensionUri: vscode.Uri, services: Extensio
     folder: store.folder.uri,
     label: sessionRoutineLabel(featuresText),
     fresh: true,
+    resume: true,
   } satisfies AskArgs);
   return message;
 }

@@ -4,7 +4,7 @@
  * repeat these values (JSON cannot import); test/unit/agent/defaults.test.ts checks that it does.
  */
 export const AGENT_DEFAULTS = {
-  model: 'claude-opus-5',
+  model: 'claude-opus-5-5',
   maxTokens: 8192,
   maxTurns: 30,
 } as const;

@@ -34,6 +34,8 @@ export interface AgentUsage {
   cache_read_input_tokens: number;
   cache_creation_input_tokens: number;
   output_tokens: number;
+  /** Of cache_creation_input_tokens, those written to the 1-hour cache (priced higher); absent: none. */
+  cache_creation_1h_input_tokens?: number;
 }
 
 export type AgentEvent =
@@ -59,15 +61,36 @@ export type AgentEvent =
       touched?: TouchedPath;
       detail?: ToolCallDetail;
     }
-  /** Usage of one model response (one per request that completed). */
-  | { type: 'usage'; usage: AgentUsage }
+  /**
+   * Usage of one model response (one per request that completed): the top-level fields plus every
+   * `compaction` entry of `usage.iterations`, which the top level leaves out. `compaction`: that
+   * part alone, when the API compacted in this request. `context_tokens`: the prompt size of the
+   * last `message` iteration (never a compaction entry), i.e. how full the context is now.
+   */
+  | { type: 'usage'; usage: AgentUsage; compaction?: AgentUsage; context_tokens?: number }
   /** The API cleared old tool results server-side (context editing) before answering. */
   | { type: 'context_edit'; cleared_tool_uses: number; cleared_input_tokens: number }
   /**
    * The API compacted the conversation server-side (compaction.ts): the summary replaced
-   * `tokens_before` prompt tokens with about `tokens_after`. Claude is asked to save into memory next.
+   * `tokens_before` prompt tokens with about `tokens_after`, and the client reloaded `reloaded`
+   * from memory into the turn that resumes. `failed`: the API's summary failed (content null),
+   * nothing was compacted. `line`: the one human sentence for chat and CLI.
    */
-  | { type: 'compaction'; tokens_before: number; tokens_after: number; saved_tokens: number }
+  | {
+      type: 'compaction';
+      tokens_before: number;
+      tokens_after: number;
+      saved_tokens: number;
+      failed?: boolean;
+      reloaded: Array<'progress' | 'checklist' | 'startup'>;
+      line: string;
+    }
+  /**
+   * The loop added a built-in request to Claude to the next user turn: `save` (record your state in
+   * /memories, the context nears compaction) or `progress_reminder` (a Resume session is ending
+   * without its progress.md entry). `text` is exactly what Claude reads; UIs show it as a chip.
+   */
+  | { type: 'memory_prompt'; kind: 'save' | 'progress_reminder'; label: string; text: string }
   /**
    * The response stream broke mid-message and the request is being sent again. Text already
    * streamed for this turn is void: the turn starts over (UIs drop the partial text they showed).
@@ -95,11 +118,32 @@ export interface AgentOutcome {
   stop_reason: string | null;
   /** Model requests that completed during this send. */
   turns: number;
-  /** Sum of the usage of those requests. */
+  /** Sum of the usage of those requests, compaction iterations included. */
   usage: AgentUsage;
+  /** Of `usage`, what went to server-side compaction (absent when nothing was compacted). */
+  compaction_usage?: AgentUsage;
   error?: { kind: AgentErrorKind; message: string };
 }
 
 export function emptyUsage(): AgentUsage {
   return { input_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 0 };
+}
+
+/** `a + b`, field by field (the 1-hour write count only when either side has one). */
+export function addUsage(a: AgentUsage, b: AgentUsage): AgentUsage {
+  const sum: AgentUsage = {
+    input_tokens: a.input_tokens + b.input_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+  };
+  if (a.cache_creation_1h_input_tokens !== undefined || b.cache_creation_1h_input_tokens !== undefined) {
+    sum.cache_creation_1h_input_tokens = (a.cache_creation_1h_input_tokens ?? 0) + (b.cache_creation_1h_input_tokens ?? 0);
+  }
+  return sum;
+}
+
+/** Prompt size of a usage: uncached input + cache reads + cache writes. */
+export function promptTokens(u: AgentUsage): number {
+  return u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens;
 }

@@ -34,6 +34,19 @@ export interface AgentOptions {
   compaction?: boolean;
   /** Prompt size in tokens from which the API compacts (default: COMPACTION_TRIGGER_TOKENS). */
   compactionTrigger?: number;
+  /**
+   * Fraction of the trigger (0-1, default DEFAULT_SAVE_THRESHOLD) past which the next request asks
+   * Claude to record its state in /memories before the API compacts; 0 or less: never ask.
+   */
+  compactionSaveThreshold?: number;
+  /** The compaction edit's `instructions` (media/templates/compaction-instructions.md); blank: the server's default. */
+  compactionInstructions?: string;
+  /**
+   * Reads a memory store file as text (`progress.md`, `features.json`, `startup.md`), undefined
+   * when it does not exist: what the client reloads after a compaction. Default: the memory tool's
+   * own `view`, with its line numbers taken off.
+   */
+  readMemoryFile?: (name: string) => Promise<string | undefined>;
   /** Sent as the system prompt as is; the API adds the memory tool's own protocol prompt itself. */
   system?: string;
   /** SDK retries on 408/409/429/5xx/529 and connection errors (default 2). */

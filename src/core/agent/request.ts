@@ -77,7 +77,7 @@ export function buildRequest(history: readonly BetaMessageParam[], options: Agen
     betas.push(CONTEXT_MANAGEMENT_BETA);
   }
   if (options.compaction) {
-    edits.push(compactionEdit(options.compactionTrigger));
+    edits.push(compactionEdit(options.compactionTrigger, options.compactionInstructions));
     betas.push(COMPACTION_BETA);
   }
   if (edits.length > 0) {

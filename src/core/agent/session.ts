@@ -25,11 +25,27 @@ import type {
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { cancelledFailure, classifyError, isAbort, maxTurnsFailure, missingKeyFailure, redact, streamFailure } from './errors';
 import type { AgentFailure } from './errors';
-import { emptyUsage } from './events';
+import { addUsage, emptyUsage } from './events';
 import type { AgentEvent, AgentEventListener, AgentOutcome, AgentUsage } from './events';
 import type { AgentLogger, AgentOptions } from './options';
 import { retryReporter } from './apiRetries';
-import { compactionReport, isCompactionPause, saveToMemoryMessage } from './compaction';
+import {
+  COMPACTION_TRIGGER_TOKENS,
+  DEFAULT_SAVE_THRESHOLD,
+  PROGRESS_REMINDER,
+  compactionBlocks,
+  compactionLine,
+  compactionReport,
+  isCompactionPause,
+  reloadFromMemory,
+  resumeMessage,
+  responseUsage,
+  saveRequestText,
+  textBlock,
+} from './compaction';
+import type { MemoryFileReader } from './compaction';
+import { MEMORY_ROOT } from '../memory/types';
+import type { MemoryToolExecutor } from '../memory/types';
 import { sessionTools } from './memoryTool';
 import { buildRequest } from './request';
 import { keptContent, turnEnding } from './stopReasons';
@@ -39,9 +55,25 @@ import { runToolCalls, toolUsesOf, unrunToolResults } from './toolCalls';
 const DEFAULT_MAX_RETRIES = 2;
 const DEFAULT_STREAM_RETRIES = 2;
 
+/** Per-send options. */
+export interface SendOptions {
+  /**
+   * A Resume session: when the answer ends without a new /memories/progress.md entry in this send,
+   * Claude gets one reminder to append it before it stops.
+   */
+  requireProgressEntry?: boolean;
+}
+
+const PROGRESS_PATH = `${MEMORY_ROOT}/progress.md`;
+
 interface LoopState {
   /** Model responses completed in this send. */
   turns: number;
+  /** This send wrote to progress.md (a successful memory write on it). */
+  progressWritten: boolean;
+  /** The end-of-session reminder went out. */
+  reminded: boolean;
+  compaction: AgentUsage | undefined;
   /** Of those, the ones kept in the history (not empty). */
   kept: number;
   stopReason: string | null;
@@ -65,8 +97,12 @@ export class AgentSession {
   private readonly log: AgentLogger;
   /** Memory first, then AgentOptions.tools: what requests define and tool_use blocks name. */
   private readonly tools: readonly AgentTool[];
-  /** Full input tokens of the last answered request, for the size of a compacted prompt. */
+  /** Context size of the last answered request (its last `message` iteration's prompt). */
   private lastPromptTokens = 0;
+  /** The save request went out in this compaction cycle (reset when the API compacts). */
+  private saveAsked = false;
+  /** The save request waits for the next user turn (tool results or the next prompt). */
+  private pendingSave: string | undefined;
 
   constructor(private readonly options: AgentOptions) {
     this.log = options.logger ?? silentLogger;
@@ -88,19 +124,24 @@ export class AgentSession {
    * Sends `prompt` and runs the loop until the model ends its turn, an error, `maxTurns` or the
    * signal. Resolves (never rejects) after the final `done` event.
    */
-  async send(prompt: string, onEvent: AgentEventListener, signal?: AbortSignal): Promise<AgentOutcome> {
-    const emit = this.safeEmitter(onEvent);
+  async send(prompt: string, onEvent: AgentEventListener, signal?: AbortSignal, sendOptions: SendOptions = {}): Promise<AgentOutcome> {
+    const state: LoopState = { turns: 0, kept: 0, stopReason: null, progressWritten: false, reminded: !sendOptions.requireProgressEntry, compaction: undefined };
+    const safe = this.safeEmitter(onEvent);
+    const emit: AgentEventListener = (event) => {
+      if (event.type === 'tool_end' && !event.is_error && (event.tool ?? 'memory') === 'memory' && isProgressWrite(event.touched)) state.progressWritten = true;
+      safe(event);
+    };
     const usage = emptyUsage();
-    const state: LoopState = { turns: 0, kept: 0, stopReason: null };
     const finish = (failure?: AgentFailure): AgentOutcome => {
+      const compaction = state.compaction ? { compaction_usage: state.compaction } : {};
       if (failure) {
         const message = redact(failure.message, this.options.apiKey);
         emit({ type: 'error', kind: failure.kind, message });
         emit({ type: 'done', stop_reason: state.stopReason });
-        return { ok: false, stop_reason: state.stopReason, turns: state.turns, usage, error: { kind: failure.kind, message } };
+        return { ok: false, stop_reason: state.stopReason, turns: state.turns, usage, ...compaction, error: { kind: failure.kind, message } };
       }
       emit({ type: 'done', stop_reason: state.stopReason });
-      return { ok: true, stop_reason: state.stopReason, turns: state.turns, usage };
+      return { ok: true, stop_reason: state.stopReason, turns: state.turns, usage, ...compaction };
     };
 
     if (this.busy) {
@@ -111,13 +152,22 @@ export class AgentSession {
 
     this.busy = true;
     const snapshot = [...this.messages];
+    const pendingBefore = this.pendingSave;
     this.appendPrompt(prompt);
+    this.attachPendingSave(emit);
     try {
       await this.loop(emit, usage, state, signal);
       return finish();
     } catch (error) {
       const failure = error instanceof SendFailed ? error.failure : this.failureOf(error, signal);
-      if (state.turns === 0 || (error instanceof SendFailed && error.rollback)) this.messages.splice(0, this.messages.length, ...snapshot);
+      if (state.turns === 0 || (error instanceof SendFailed && error.rollback)) {
+        this.messages.splice(0, this.messages.length, ...snapshot);
+        // The prompt that carried the save request is gone: the request goes with the next one.
+        if (pendingBefore !== undefined && this.saveAsked) {
+          this.pendingSave = pendingBefore;
+          this.saveAsked = false;
+        }
+      }
       return finish(failure);
     } finally {
       this.busy = false;
@@ -136,7 +186,7 @@ export class AgentSession {
       const message = await this.requestTurn(emit, signal);
       state.turns += 1;
       state.stopReason = message.stop_reason;
-      this.report(message, usage, emit);
+      const meter = this.report(message, usage, emit, state);
       const toolUses = toolUsesOf(message);
       // An empty response never enters the history: the API would refuse the next request.
       const content = keptContent(message.content);
@@ -151,13 +201,19 @@ export class AgentSession {
         this.messages.push({ role: 'assistant', content });
         state.kept += 1;
       }
+      // The compaction block went into the history verbatim (kept content); the API drops what
+      // came before it. The client reloads the saved state into the turn that resumes.
+      const compacted = compactionBlocks(message.content).length > 0;
+      let reload: string | undefined;
+      if (compacted) reload = await this.afterCompaction(message, meter, emit);
       if (isCompactionPause(message)) {
-        // The compaction block went into the history verbatim; Claude saves what must survive first.
-        emit({ type: 'compaction', ...compactionReport(message, this.lastPromptTokens) });
-        this.messages.push(saveToMemoryMessage());
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
+        // A pause without a (successful) compaction: nothing to reload, just ask again.
+        if (reload !== undefined) this.messages.push(resumeMessage(reload === '' ? undefined : reload));
+        else if (toolUses.length > 0) this.messages.push({ role: 'user', content: unrunToolResults(toolUses, message.stop_reason) });
         continue;
       }
+      if (!compacted) this.considerSave(meter.contextTokens);
       if (ending.next === 'fail') {
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         throw new SendFailed(ending.failure, ending.rollback);
@@ -165,13 +221,16 @@ export class AgentSession {
 
       if (ending.next === 'answer_unrun') {
         // Cut off mid-call: answer the calls without running them and let the model go on.
-        this.messages.push({ role: 'user', content: unrunToolResults(toolUses, message.stop_reason) });
+        this.messages.push({ role: 'user', content: [...unrunToolResults(toolUses, message.stop_reason), ...(reload ? [textBlock(reload)] : [])] });
+        this.attachPendingSave(emit);
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         continue;
       }
       if (ending.next === 'run_tools') {
         const batch = await runToolCalls(toolUses, this.tools, emit, signal, (m) => this.log.error(`[agent] ${m}`));
-        this.messages.push({ role: 'user', content: batch.results });
+        // A compaction in a response with tool calls: the results first, then the reloaded state.
+        this.messages.push({ role: 'user', content: [...batch.results, ...(reload ? [textBlock(reload)] : [])] });
+        if (!batch.cancelled && !signal?.aborted) this.attachPendingSave(emit);
         emit({ type: 'turn_end', stop_reason: message.stop_reason });
         if (batch.cancelled || signal?.aborted) throw new SendFailed(cancelledFailure());
         continue;
@@ -179,6 +238,17 @@ export class AgentSession {
       emit({ type: 'turn_end', stop_reason: message.stop_reason });
       // pause_turn: the API paused a long turn; sending the conversation back lets it continue.
       if (ending.next === 'continue') continue;
+      if (reload) {
+        // Compacted in a finished answer: the reloaded state waits at the start of the next turn.
+        this.messages.push({ role: 'user', content: [textBlock(reload)] });
+      }
+      if (!state.reminded && !state.progressWritten && state.turns < this.options.maxTurns) {
+        // A Resume session that recorded nothing: one reminder, then Claude stops.
+        state.reminded = true;
+        this.pushUserText(PROGRESS_REMINDER);
+        emit({ type: 'memory_prompt', kind: 'progress_reminder', label: 'Reminder · append to progress.md', text: PROGRESS_REMINDER });
+        continue;
+      }
       return;
     }
   }
@@ -216,23 +286,86 @@ export class AgentSession {
     }
   }
 
-  private report(message: BetaMessage, total: AgentUsage, emit: AgentEventListener): void {
-    const u = message.usage;
-    const usage: AgentUsage = {
-      input_tokens: u.input_tokens ?? 0,
-      cache_read_input_tokens: u.cache_read_input_tokens ?? 0,
-      cache_creation_input_tokens: u.cache_creation_input_tokens ?? 0,
-      output_tokens: u.output_tokens ?? 0,
-    };
-    for (const key of Object.keys(total) as (keyof AgentUsage)[]) total[key] += usage[key];
-    const prompt = usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
-    this.lastPromptTokens = isCompactionPause(message) ? Math.max(prompt, this.lastPromptTokens) : prompt;
-    emit({ type: 'usage', usage });
+  /**
+   * The meter: the top-level usage plus every `compaction` entry of `usage.iterations` (which the
+   * top level leaves out); the context size from the last `message` iteration.
+   */
+  private report(message: BetaMessage, total: AgentUsage, emit: AgentEventListener, state: LoopState): Meter {
+    const meter: Meter = responseUsage(message);
+    Object.assign(total, addUsage(total, meter.total));
+    if (meter.compaction) state.compaction = state.compaction ? addUsage(state.compaction, meter.compaction) : meter.compaction;
+    const previous = this.lastPromptTokens;
+    // A pause has no message iteration: its context is the summary, known after the next request.
+    if (!isCompactionPause(message)) this.lastPromptTokens = meter.contextTokens;
+    emit({
+      type: 'usage',
+      usage: meter.total,
+      ...(meter.compaction ? { compaction: meter.compaction } : {}),
+      context_tokens: isCompactionPause(message) ? 0 : meter.contextTokens,
+    });
+    meter.previousContext = previous;
     for (const edit of message.context_management?.applied_edits ?? []) {
       if (edit.type === 'clear_tool_uses_20250919') {
         emit({ type: 'context_edit', cleared_tool_uses: edit.cleared_tool_uses, cleared_input_tokens: edit.cleared_input_tokens });
       }
     }
+    return meter;
+  }
+
+  /**
+   * After a response with a compaction block: reports it and reads the saved state back from
+   * memory. Resolves to the reload text ('' when memory holds none of the files), or undefined
+   * when the summary failed (nothing was compacted, nothing to reload).
+   */
+  private async afterCompaction(message: BetaMessage, meter: Meter, emit: AgentEventListener): Promise<string | undefined> {
+    const report = compactionReport(message, meter, meter.previousContext ?? this.lastPromptTokens);
+    if (report.failed) {
+      emit({ type: 'compaction', ...report, reloaded: [], line: compactionLine(report, []) });
+      return undefined;
+    }
+    // A new cycle: the next time the context nears the trigger, Claude is asked to save again.
+    this.saveAsked = false;
+    this.pendingSave = undefined;
+    const reloaded = this.options.compaction === false ? { text: undefined, parts: [] } : await reloadFromMemory(this.memoryReader());
+    emit({ type: 'compaction', ...report, reloaded: reloaded.parts, line: compactionLine(report, reloaded.parts) });
+    return reloaded.text ?? '';
+  }
+
+  /** Past the save threshold, once per compaction cycle: the next user turn carries the save request. */
+  private considerSave(contextTokens: number): void {
+    if (!this.options.compaction || this.saveAsked || this.pendingSave !== undefined) return;
+    const trigger = this.options.compactionTrigger ?? COMPACTION_TRIGGER_TOKENS;
+    const fraction = this.options.compactionSaveThreshold ?? DEFAULT_SAVE_THRESHOLD;
+    if (!(fraction > 0) || contextTokens < trigger * Math.min(fraction, 1)) return;
+    this.pendingSave = saveRequestText(contextTokens, trigger);
+  }
+
+  /** Adds a waiting save request to the last user message (after its tool results). */
+  private attachPendingSave(emit: AgentEventListener): void {
+    const text = this.pendingSave;
+    const last = this.messages[this.messages.length - 1];
+    if (text === undefined || !last || last.role !== 'user') return;
+    this.pendingSave = undefined;
+    this.saveAsked = true;
+    this.pushUserText(text);
+    emit({ type: 'memory_prompt', kind: 'save', label: 'Save state to memory · context nearly full', text });
+  }
+
+  /** Appends a text block to the trailing user message, or adds a user message. */
+  private pushUserText(text: string): void {
+    const last = this.messages[this.messages.length - 1];
+    if (last && last.role === 'user') {
+      const content: BetaContentBlockParam[] =
+        typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : [...(last.content as BetaContentBlockParam[])];
+      content.push({ type: 'text', text });
+      this.messages[this.messages.length - 1] = { role: 'user', content };
+    } else {
+      this.messages.push({ role: 'user', content: [{ type: 'text', text }] });
+    }
+  }
+
+  private memoryReader(): MemoryFileReader {
+    return this.options.readMemoryFile ?? viewReader(this.options.memory);
   }
 
   /** Adds the prompt as a new user message, or to a trailing tool_result message left by a stopped send. */
@@ -290,3 +423,25 @@ export class AgentSession {
 
 
 const silentLogger: AgentLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+type Meter = ReturnType<typeof responseUsage> & { previousContext?: number };
+
+function isProgressWrite(touched: { kind: string; path: string; newPath?: string } | undefined): boolean {
+  if (!touched) return false;
+  return (touched.kind === 'write' && touched.path === PROGRESS_PATH) || (touched.kind === 'rename' && touched.newPath === PROGRESS_PATH);
+}
+
+/** Reads a store file through the memory tool's `view` (line numbers taken off); undefined when it is missing. */
+function viewReader(memory: MemoryToolExecutor): MemoryFileReader {
+  return async (name) => {
+    const result = await memory.execute({ command: 'view', path: `${MEMORY_ROOT}/${name}` });
+    if (result.is_error) return undefined;
+    const text = typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+    const lines: string[] = [];
+    for (const line of text.split('\n')) {
+      const match = /^ *\d+\t(.*)$/.exec(line);
+      if (match) lines.push(match[1]);
+    }
+    return lines.join('\n');
+  };
+}

@@ -45,7 +45,8 @@ export class PromptCache {
   private readonly entries = new Set<string>();
   constructor(private readonly options: BillingOptions = {}) {}
 
-  bill(body: Json): { usage: SimulatedUsage; applied: AppliedClear[] } {
+  bill(full: Json): { usage: SimulatedUsage; applied: AppliedClear[] } {
+    const body = afterLastCompaction(full);
     const original = flatten(body);
     const edited = applyContextEditing(body, original);
     const blocks = edited.body === body ? original : flatten(edited.body);
@@ -77,6 +78,31 @@ export class PromptCache {
       applied: edited.applied,
     };
   }
+}
+
+/**
+ * compact_20260112 as the API documents it: a request that carries a compaction block (with a
+ * summary) is read from that block on; the messages before it are dropped. A block with
+ * `content: null` (a failed summary) is a no-op.
+ */
+export function afterLastCompaction(body: Json): Json {
+  const messages = (body.messages as Json[] | undefined) ?? [];
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const content = messages[i].content;
+    if (!Array.isArray(content)) continue;
+    for (let j = content.length - 1; j >= 0; j--) {
+      const block = content[j] as Json;
+      if (block.type === 'compaction' && typeof block.content === 'string') {
+        return { ...body, messages: [{ ...messages[i], content: content.slice(j) }, ...messages.slice(i + 1)] };
+      }
+    }
+  }
+  return body;
+}
+
+/** Prompt tokens of a request as the API counts them for a trigger (after any earlier compaction). */
+export function promptTokensOf(body: Json): number {
+  return flatten(afterLastCompaction(body)).reduce((sum, b) => sum + b.tokens, 0);
 }
 
 /**

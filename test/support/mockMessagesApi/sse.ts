@@ -3,7 +3,7 @@ export type ScriptBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id?: string; name?: string; input: unknown }
   /** A server-side compaction summary (compact_20260112), streamed as the API does: start, one compaction_delta, stop. */
-  | { type: 'compaction'; content: string; encrypted_content?: string };
+  | { type: 'compaction'; content: string | null; encrypted_content?: string };
 
 export interface ResolvedBlock {
   type: 'text' | 'tool_use' | 'compaction';
@@ -11,7 +11,7 @@ export interface ResolvedBlock {
   id?: string;
   name?: string;
   input?: unknown;
-  content?: string;
+  content?: string | null;
   encrypted_content?: string;
 }
 

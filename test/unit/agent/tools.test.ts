@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SAVE_TO_MEMORY_PROMPT } from '../../../src/core/agent/compaction';
+import { RELOAD_HEADER } from '../../../src/core/agent/compaction';
 import type { AgentTool, AgentToolResult, ToolCallContext } from '../../../src/core/agent/tools';
 import { messagesOf, recorder, sessionFor, useAgentTestBed } from './helpers';
 
@@ -104,24 +104,24 @@ describe('agent loop: server-side compaction paired with memory', () => {
     assert.doesNotMatch(String(server.requests[0].headers['anthropic-beta'] ?? ''), /compact/);
   });
 
-  it('after a compaction pause: reports the tokens saved, asks Claude to save into memory, sends the block back verbatim and goes on', async () => {
+  it('after a compaction pause: reports the tokens, sends the block back verbatim, then the state reloaded from memory, and goes on', async () => {
     const summary = 'The user asked to fix the parser; tests were failing in parse.test.ts.';
     const server = await bed.serve([
-      { content: [{ type: 'tool_use', id: 'toolu_v', input: { command: 'view', path: '/memories' } }] },
+      { content: [{ type: 'tool_use', id: 'toolu_v', input: { command: 'create', path: '/memories/progress.md', file_text: '- parser: tests failing\n' } }] },
       { content: [{ type: 'compaction', content: summary }] },
-      { content: [{ type: 'tool_use', id: 'toolu_s', input: { command: 'create', path: '/memories/progress.md', file_text: '- parser: tests failing\n' } }] },
-      { content: [{ type: 'text', text: 'Saved; continuing.' }] },
+      { content: [{ type: 'text', text: 'Continuing.' }] },
     ]);
     const rec = recorder();
     const outcome = await sessionFor(server, bed.store.engine, { compaction: true }).send('fix the parser', rec.listener);
     assert.equal(outcome.ok, true);
-    assert.equal(outcome.turns, 4);
+    assert.equal(outcome.turns, 3);
 
     const [compaction] = rec.of('compaction');
     assert.ok(compaction, 'a compaction event is reported');
     assert.equal(compaction.tokens_after, Math.ceil(summary.length / 4));
     assert.ok(compaction.tokens_before > 0);
     assert.equal(compaction.saved_tokens, compaction.tokens_before - compaction.tokens_after);
+    assert.deepEqual(compaction.reloaded, ['progress']);
 
     const third = messagesOf(server.requests[2].body);
     const pause = third[third.length - 2];
@@ -129,9 +129,10 @@ describe('agent loop: server-side compaction paired with memory', () => {
     const block = (pause.content as Array<Record<string, unknown>>)[0];
     assert.deepEqual([block.type, block.content], ['compaction', summary]);
     assert.match(String(block.encrypted_content), /^enc_mock_/);
-    const ask = third[third.length - 1];
-    assert.equal(ask.role, 'user');
-    assert.equal((ask.content as Array<Record<string, unknown>>)[0].text, SAVE_TO_MEMORY_PROMPT);
-    assert.equal(bed.store.read('progress.md'), '- parser: tests failing\n');
+    const resume = third[third.length - 1];
+    assert.equal(resume.role, 'user');
+    const text = String((resume.content as Array<Record<string, unknown>>)[0].text);
+    assert.ok(text.startsWith(RELOAD_HEADER));
+    assert.match(text, /- parser: tests failing/);
   });
 });

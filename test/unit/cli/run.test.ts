@@ -94,6 +94,32 @@ describe('claude-memory run (spawned CLI against the scripted API)', function ()
     assert.equal(events.at(-1)!.type, 'done');
   });
 
+  it('--compaction-trigger sets the trigger; after a compaction it reloads progress.md and says so; --json usage events carry the compaction', async function () {
+    this.timeout(90_000); // three spawned runs
+    fs.mkdirSync(path.join(workspace, '.claude-memories'));
+    fs.writeFileSync(path.join(workspace, '.claude-memories', 'progress.md'), '# Progress\n- F001: verified with npm test\n');
+    const script: MockTurn[] = [{ content: [{ type: 'compaction', content: 'Summary: F001 done.' }] }, { content: [{ type: 'text', text: 'Continuing.' }] }];
+    const human = await run(script, ['--compaction-trigger', '60000', 'go on']);
+    assert.equal(human.code, 0, human.stderr);
+    assert.match(human.stderr, /^\[context\] Context compacted — .* tokens; progress reloaded from memory$/m);
+    const edits = (server!.requests[0].body.context_management as { edits: Array<{ type: string; trigger?: { value: number } }> }).edits;
+    assert.equal(edits.find((e) => e.type === 'compact_20260112')?.trigger?.value, 60000);
+    const resume = (server!.requests[1].body as { messages: Array<{ role: string; content: Array<{ text?: string }> }> }).messages.at(-1)!;
+    assert.match(resume.content[0].text ?? '', /F001: verified with npm test/);
+
+    const json = await run(script, ['--json', 'go on']);
+    assert.equal(json.code, 0, json.stderr);
+    const events = json.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; usage?: { output_tokens: number }; compaction?: { output_tokens: number } });
+    const withCompaction = events.filter((e) => e.type === 'usage' && e.compaction);
+    assert.equal(withCompaction.length, 1);
+    assert.ok(withCompaction[0].compaction!.output_tokens > 0);
+    assert.equal(withCompaction[0].usage!.output_tokens, withCompaction[0].compaction!.output_tokens, 'the pause sampled nothing after the summary');
+
+    const low = await run([], ['--compaction-trigger', '1000', 'x']);
+    assert.equal(low.code, 2);
+    assert.match(low.stderr, /at least 50000/);
+  });
+
   it('stops at --max-turns with a one-line reason', async () => {
     const view = { content: [{ type: 'tool_use' as const, input: { command: 'view', path: '/memories' } }] };
     const r = await run([view, view], ['--max-turns', '1', 'loop']);
