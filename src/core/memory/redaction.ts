@@ -195,18 +195,22 @@ export function redactText(input: string): string {
 /**
  * A JSON-like value with every string in it redacted (keys too), for records written down whole:
  * saved chats, `run --json`. Values without secrets are returned as they are (same object).
+ * `keep` names properties whose values are left alone (opaque tokens such as a thinking block's
+ * `signature`, which must come back byte for byte and is no secret of the user's).
  */
-export function redactDeep<T>(value: T): T {
-  return redactValue(value, 0) as T;
+export function redactDeep<T>(value: T, keep: ReadonlySet<string> = NO_KEYS): T {
+  return redactValue(value, keep, 0) as T;
 }
 
-function redactValue(value: unknown, depth: number): unknown {
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+function redactValue(value: unknown, keep: ReadonlySet<string>, depth: number): unknown {
   if (typeof value === 'string') return redactText(value);
   if (typeof value !== 'object' || value === null || depth > 200) return value;
   if (Array.isArray(value)) {
     let changed = false;
     const out = value.map((v) => {
-      const r = redactValue(v, depth + 1);
+      const r = redactValue(v, keep, depth + 1);
       if (r !== v) changed = true;
       return r;
     });
@@ -217,7 +221,7 @@ function redactValue(value: unknown, depth: number): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const key = redactText(k);
-    const r = redactValue(v, depth + 1);
+    const r = keep.has(k) ? v : redactValue(v, keep, depth + 1);
     if (r !== v || key !== k) changed = true;
     out[key] = r;
   }
