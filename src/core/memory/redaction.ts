@@ -151,8 +151,9 @@ function narrowUrlCredential(text: string, f: Finding): Finding {
 export function findSecrets(text: string): Finding[] {
   const found: Finding[] = [];
   privateKeyFindings(text, found);
-  for (const f of secretlintFindings(text)) found.push(URL_CREDENTIAL_KINDS.has(f.kind) ? narrowUrlCredential(text, f) : f);
-  for (const f of portedFindings(text)) found.push(f);
+  const lower = text.toLowerCase();
+  for (const f of secretlintFindings(text, lower)) found.push(URL_CREDENTIAL_KINDS.has(f.kind) ? narrowUrlCredential(text, f) : f);
+  for (const f of portedFindings(text, lower)) found.push(f);
   engineTokenFindings(text, found);
   // A `key = value` assignment names the span only where no rule recognised the value itself:
   // `token: glpat-…` is a gitlab-token, not a token (and its sentence's full stop stays).

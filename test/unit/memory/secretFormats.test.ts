@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { findSecrets, redactDeep, redactSecrets } from '../../../src/core/memory';
+import { secretlintFindings } from '../../../src/core/memory/secrets/secretlint';
 import { BENIGN_STRINGS, SECRET_FORMATS, allSecretsNote } from '../../support/secretFormats';
 
 describe('secret formats (secretlint rules, gitleaks ports, the engine’s own)', () => {
@@ -45,5 +46,11 @@ describe('secret formats (secretlint rules, gitleaks ports, the engine’s own)'
     const out = redactDeep({ list: [{ text: `key ${secret}` }], n: 2, [secret]: true });
     assert.ok(!JSON.stringify(out).includes(secret));
     assert.deepEqual(out, { list: [{ text: `key [REDACTED:${SECRET_FORMATS[0].kind}]` }], n: 2, [`[REDACTED:${SECRET_FORMATS[0].kind}]`]: true });
+  });
+
+  it('the gates that skip costly secretlint rules change nothing: gated and ungated runs agree on every format', () => {
+    for (const text of [allSecretsNote(), ...SECRET_FORMATS.map((f) => f.line), ...BENIGN_STRINGS.map((b) => b.text)]) {
+      assert.deepEqual(secretlintFindings(text), secretlintFindings(text, text.toLowerCase(), false), text.slice(0, 80));
+    }
   });
 });

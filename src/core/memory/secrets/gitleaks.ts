@@ -14,6 +14,7 @@
  * One format neither secretlint nor gitleaks has: the Azure Storage connection string's
  * `AccountKey=` (Microsoft's documented format: a 64-byte key in base64, 88 characters).
  */
+import { KeywordSet } from './keywords';
 import type { Finding } from './types';
 
 interface PortedRule {
@@ -150,11 +151,15 @@ export const PORTED_RULES: readonly PortedRule[] = [
   },
 ];
 
-/** Findings of every ported rule whose keyword occurs in `text`. */
+const KEYWORDS = new KeywordSet(PORTED_RULES.flatMap((r) => r.keywords));
+
+/** Findings of every ported rule whose keyword occurs in `text` (`lower`: it in lower case). */
 export function portedFindings(text: string, lower: string = text.toLowerCase()): Finding[] {
   const found: Finding[] = [];
+  const present = KEYWORDS.foundIn(lower);
+  if (present.size === 0) return found;
   for (const rule of PORTED_RULES) {
-    if (!rule.keywords.some((k) => lower.includes(k))) continue;
+    if (!rule.keywords.some((k) => present.has(k))) continue;
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(text); m !== null; m = rule.pattern.exec(text)) {
       if (m[0].length === 0) {
