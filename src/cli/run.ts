@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMPACTION_TRIGGER_TOKENS, MIN_COMPACTION_TRIGGER_TOKENS, storeFileReader } from '../core/agent/compaction';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
-import { AUTHORS } from '../core/memory';
+import { AUTHORS, redactDeep, redactText } from '../core/memory';
 import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
@@ -67,7 +67,8 @@ const processIo = (): RunIo => ({
 });
 
 /** `claude-memory run`: `argv` is what follows `run`. Resolves to the exit code. */
-export async function runCommand(argv: string[], io: RunIo = processIo()): Promise<number> {
+export async function runCommand(argv: string[], given: RunIo = processIo()): Promise<number> {
+  const io: RunIo = { ...given, stderr: redactingStderr(given.stderr) };
   const start = startCommand('run', RUN_USAGE, argv, parseRunArgs, io);
   if ('exitCode' in start) return start.exitCode;
   const { args, workspace } = start;
@@ -260,8 +261,36 @@ function textPrinter(io: RunIo): (event: AgentEvent) => void {
   };
 }
 
+/**
+ * `--json`: every event as one JSON line, secrets redacted (the lines end up in CI logs; a command
+ * may have printed an `.env` file). Text deltas are held until the next other event and written
+ * as one text event, so a secret split across deltas is still found whole.
+ */
 function jsonPrinter(io: RunIo): (event: AgentEvent) => void {
-  return (event) => io.stdout.write(`${JSON.stringify(event)}\n`);
+  let pending = '';
+  const line = (event: AgentEvent) => io.stdout.write(`${JSON.stringify(redactDeep(event))}\n`);
+  return (event) => {
+    if (event.type === 'text') {
+      pending += event.text;
+      return;
+    }
+    if (pending.length > 0) line({ type: 'text', text: pending });
+    pending = '';
+    line(event);
+  };
+}
+
+/** stderr with secrets redacted, line by line (every write to it is whole lines). */
+function redactingStderr(stderr: RunIo['stderr']): RunIo['stderr'] {
+  const write = (chunk: unknown, ...rest: unknown[]): boolean =>
+    (stderr.write as (c: unknown, ...r: unknown[]) => boolean).call(stderr, typeof chunk === 'string' ? redactText(chunk) : chunk, ...rest);
+  return new Proxy(stderr, {
+    get: (target, key) => {
+      if (key === 'write') return write;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /** Ctrl+C stops the run cleanly (a running memory write finishes); a second one exits at once. */

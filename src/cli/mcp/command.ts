@@ -42,7 +42,7 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
     log(`cannot use the memory store in ${workspace}: ${oneLine(e)}`);
     return 1;
   }
-  const memory = createMemoryServer({ name: PACKAGE_NAME, version: readVersion(), engine: store.engine, fs: store.fs, onInternalError });
+  const memory = createMemoryServer({ name: PACKAGE_NAME, version: readVersion(), engine: store.engine, fs: store.fs, onInternalError, redactSecrets: store.engine.options.redactSecrets });
   memory.server.onerror = (e) => log(oneLine(e));
   const transport = new LineTransport(io.stdin, io.stdout, { onBadLine: (why) => log(`answered a bad message: ${why}`) });
   const closed = new Promise<void>((resolve) => (memory.server.onclose = resolve));

@@ -18,6 +18,7 @@ import {
 import { isMemoryError } from '../../core/memory/errors';
 import { mcpAuthor } from '../../core/memory/history/types';
 import { imageTypeOfPath } from '../../core/memory/images';
+import { redactText } from '../../core/memory/redaction';
 import type { MemoryFileSystem } from '../../core/memory/fileSystem';
 import { SHARED_TOOL_DESCRIPTION, SHARED_TOOL_INPUT_SCHEMA, SHARED_TOOL_NAME } from '../../core/memory/sharedTool';
 import { listStoreFiles, readStoreFile } from '../../core/memory/storeFiles';
@@ -32,6 +33,12 @@ export interface MemoryServerOptions {
   fs: MemoryFileSystem;
   /** Unexpected failures (never sent to the client as they are). */
   onInternalError: (error: unknown) => void;
+  /**
+   * Replace secrets in a text resource with `[REDACTED:<kind>]` (default true; `mcp --no-redact`
+   * turns it off with the engine's redaction). A file edited by hand may hold one the engine
+   * never saw, and a resource is handed to a client that may keep or log it.
+   */
+  redactSecrets?: boolean;
 }
 
 export interface MemoryServer {
@@ -92,7 +99,7 @@ export function createMemoryServer(options: MemoryServerOptions): MemoryServer {
     try {
       const content = await readStoreFile(fs, memoryPath);
       return content.kind === 'text'
-        ? { contents: [{ uri, mimeType: mimeTypeOf(memoryPath), text: content.text }] }
+        ? { contents: [{ uri, mimeType: mimeTypeOf(memoryPath), text: options.redactSecrets === false ? content.text : redactText(content.text) }] }
         : { contents: [{ uri, mimeType: content.mediaType, blob: content.base64 }] };
     } catch (e) {
       if (isMemoryError(e)) throw protocolError(RESOURCE_NOT_FOUND, e.modelText.replace(/^Error: /, ''));

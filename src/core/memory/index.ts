@@ -12,7 +12,7 @@ export {
   TEMP_NAME_PREFIX,
   type MemoryPath,
 } from './paths';
-export { redactSecrets, summarizeRedactions, type RedactionResult } from './redaction';
+export { findSecrets, redactDeep, redactSecrets, redactText, summarizeRedactions, type Finding, type RedactionResult } from './redaction';
 export { formatSize, numberLine } from './format';
 export { MAX_IMAGE_BYTES, imageTypeOfPath, sniffImageType } from './images';
 export { parseInput } from './input';

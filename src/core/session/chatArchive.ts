@@ -5,6 +5,7 @@
  * summary is the caller's (`T`), checked by the caller's `parse` on the way back in.
  */
 import { SerialQueue } from '../memory/mutex';
+import { redactDeep } from '../memory/redaction';
 
 /** Chats kept per workspace; saving one more drops the least recently updated. */
 export const MAX_CHATS = 50;
@@ -12,6 +13,8 @@ export const MAX_CHATS = 50;
 export const TITLE_CHARS = 50;
 
 const INDEX = 'index.json';
+/** Opaque values the API checks byte for byte (thinking blocks' signatures, redacted thinking). */
+const KEEP_AS_IS: ReadonlySet<string> = new Set(['signature', 'data', 'id', 'tool_use_id', 'folder']);
 const ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 
 export interface ChatSummary {
@@ -113,8 +116,11 @@ export class ChatArchive<T> {
    * Writes the chat and puts it first in the list; `current` makes it the one restored after a
    * reload. Beyond the cap, the least recently updated chats and their files go.
    */
-  save(chat: StoredChat<T>, options: { current?: boolean } = {}): Promise<void> {
-    if (!ID_PATTERN.test(chat.id)) return Promise.reject(new Error(`not a chat id: ${chat.id}`));
+  save(given: StoredChat<T>, options: { current?: boolean } = {}): Promise<void> {
+    if (!ID_PATTERN.test(given.id)) return Promise.reject(new Error(`not a chat id: ${given.id}`));
+    // What is written down carries no secret (the transcript, the API history, the title); the
+    // live chat still shows what was typed. Signatures of thinking blocks stay byte for byte.
+    const chat = redactDeep(given, KEEP_AS_IS);
     return this.queue.run(async () => {
       await this.blobs.write(fileOf(chat.id), JSON.stringify(chat));
       const index = await this.readIndex();

@@ -108,7 +108,7 @@ forEachStore('redaction on write', (t) => {
     const result = await t.run({ command: 'create', path: '/memories/env.md', file_text: `ANTHROPIC=${key}\npassword=hunter22\nGH ${gh} and ${gh}\n` });
     assert.equal(
       ok(result),
-      'File created successfully at: /memories/env.md\nNote: secrets were replaced with [REDACTED:<kind>] placeholders before writing (1 anthropic-api-key, 2 github-token, 1 password); store references to secrets, never the secrets themselves.',
+      'File created successfully at: /memories/env.md\nNote: secrets were replaced with [REDACTED:<kind>] placeholders before writing (1 anthropic-api-key, 1 password, 2 github-token); store references to secrets, never the secrets themselves.',
     );
     assert.equal(
       await t.store.peekText('env.md'),

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { SECRET_FORMATS } from '../../support/secretFormats';
 import { ChatArchive, chatTitle, MAX_CHATS, TITLE_CHARS, type ChatBlobs, type StoredChat } from '../../../src/core/session/chatArchive';
 
 /** Blobs in a map, as the extension's workspace storage holds them. */
@@ -78,5 +79,30 @@ describe('chat archive (Chat History)', () => {
     assert.ok(long.length <= TITLE_CHARS, long);
     assert.equal(long, 'Please look at the failing tests in the payment…');
     assert.equal(chatTitle(''), 'Untitled chat');
+  });
+
+  it('writes no secret down: title, transcript and API history are redacted, signatures and ids kept, the live chat object untouched', async () => {
+    const blobs = memoryBlobs();
+    const archive = new ChatArchive(blobs, parse);
+    const lines = SECRET_FORMATS.map((f) => f.line);
+    const signature = 'EqQBCkgIARABGAIiQPn' + 'x'.repeat(40);
+    const live: StoredChat<Transcript> = {
+      ...chat(1),
+      title: chatTitle(`use ${SECRET_FORMATS[0].secret} for the push`),
+      transcript: { rows: lines },
+      history: [
+        { role: 'user', content: [{ type: 'text', text: lines.join('\n') }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'ok', signature }, { type: 'tool_use', id: 'toolu_01', name: 'memory', input: { command: 'create', path: '/memories/env.md', file_text: lines.join('\n') } }] },
+      ],
+    };
+    const copy = JSON.stringify(live);
+    await archive.save(live, { current: true });
+    assert.equal(JSON.stringify(live), copy, 'the live chat keeps what the user sees');
+    const written = [...blobs.files.values()].join('\n');
+    for (const f of SECRET_FORMATS) assert.ok(!written.includes(f.secret), `${f.name} was written down`);
+    const back = (await archive.load(live.id))!;
+    assert.deepEqual(back.transcript.rows, SECRET_FORMATS.map((f) => f.line.replace(f.secret, `[REDACTED:${f.kind}]`)));
+    assert.equal((back.history[1] as { content: { signature?: string }[] }).content[0].signature, signature);
+    assert.equal((await archive.list())[0].title.startsWith(`use [REDACTED:${SECRET_FORMATS[0].kind}]`), true);
   });
 });
