@@ -21,6 +21,7 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
+import { SendQueue } from './sendQueue';
 import { ChatEdits, type UndoResult } from './chatEdits';
 import { ChatTranscript, parseSavedConversation, trimSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
@@ -93,6 +94,15 @@ interface ChatIdentity {
 
 export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
 
+/** A message waiting for its turn (SendQueue); `cancelled` says why it will not be sent. */
+interface QueuedSend {
+  id: string;
+  text: string;
+  view: PromptView;
+  attachments: ReturnType<ChatAttachments['take']>;
+  cancelled?: string;
+}
+
 export type ChatSendResult =
   /** `pending`: the message is shown and waits for an API key; it is sent once one is set. */
   | { started: false; reason: string; pending?: boolean }
@@ -119,8 +129,16 @@ export class ChatController implements vscode.Disposable {
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
   private retryPrompt: string | undefined;
-  /** A message sent without a key: sent as soon as one is set. */
-  private pendingKeyPrompt: string | undefined;
+  /** Messages sent without a key, in order: sent as soon as one is set. */
+  private pendingKeyPrompts: string[] = [];
+  /**
+   * Sends run one after the other: a message sent while an answer runs (or is being saved) waits
+   * here, shown as queued, and goes out when the previous send is over. Never refused, never lost.
+   */
+  private readonly sends = new SendQueue();
+  /** Messages queued behind the running send that a New Chat or reopen took back to the composer. */
+  private readonly queued = new Set<QueuedSend>();
+  private queuedIds = 0;
   /** History to continue with, from a reopened conversation. */
   private restoredHistory: BetaMessageParam[] | undefined;
   readonly attachments: ChatAttachments;
@@ -199,11 +217,12 @@ export class ChatController implements vscode.Disposable {
   async refreshKey(): Promise<ChatSendResult | undefined> {
     const key = await this.env.keyState();
     this.emit(this.transcript.setKeyState(key));
-    const pending = this.pendingKeyPrompt;
-    if (key === 'missing' || pending === undefined || this.running) return undefined;
-    this.pendingKeyPrompt = undefined;
+    const pending = this.pendingKeyPrompts;
+    if (key === 'missing' || pending.length === 0 || this.running) return undefined;
+    this.pendingKeyPrompts = [];
     this.emit(this.transcript.setPendingKey(false));
-    return this.start(pending, { show: false, resend: 'API key set: sending your message.' });
+    const results = pending.map((prompt) => this.start(prompt, { show: false, resend: 'API key set: sending your message.' }));
+    return results[0];
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
@@ -321,34 +340,74 @@ export class ChatController implements vscode.Disposable {
     return this.start(prompt, { show: prompt === CONTINUE_PROMPT });
   }
 
-  private async start(prompt: string, view: PromptView): Promise<ChatSendResult> {
+  /**
+   * Starts a send, or queues it behind the one running (shown at once as a queued message; it is
+   * sent when the answer before it is over and saved). Resolves when its own answer is over.
+   */
+  private start(prompt: string, view: PromptView): Promise<ChatSendResult> {
     const text = prompt.trim();
-    if (text === '') return { started: false, reason: 'The message is empty.' };
-    await this.restored;
-    await this.switching;
-    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
-    const disabled = this.disabled();
-    if (disabled) return { started: false, reason: disabled.reason };
-    // Chips go with what the user writes; a built-in prompt (a chip itself) is sent exactly as made.
+    if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
+    // Chips go with what the user writes, as they are when it is sent (also when it waits).
     const attachments = view.show === false || view.label !== undefined ? [] : this.attachments.take();
     if (attachments.length > 0) this.emit(this.transcript.setAttachments([]));
-    const shown: PromptView = { ...view, attachments: attachments.map((a) => a.label) };
+    const item: QueuedSend = { id: `q${++this.queuedIds}`, text, view: { ...view, attachments: attachments.map((a) => a.label) }, attachments };
+    if (this.sends.size > 0) {
+      this.queued.add(item);
+      this.showQueued();
+    }
+    return this.sends.run(async () => {
+      if (this.queued.delete(item)) this.showQueued();
+      if (item.cancelled) return { started: false, reason: item.cancelled };
+      return this.startNow(item);
+    });
+  }
+
+  /** The queued messages under the conversation (the ones shown: a retry's prompt is on screen already). */
+  private showQueued(): void {
+    this.emit(this.transcript.setQueued([...this.queued].filter((q) => q.view.show !== false).map((q) => ({ id: q.id, text: q.text }))));
+  }
+
+  private async startNow(item: QueuedSend): Promise<ChatSendResult> {
+    const { text, attachments, view } = item;
+    await this.restored;
+    await this.switching;
+    if (item.cancelled) return { started: false, reason: item.cancelled };
+    const disabled = this.disabled();
+    if (disabled) {
+      this.giveBack([item], disabled.reason);
+      return { started: false, reason: disabled.reason };
+    }
     const full = await promptWithAttachments(text, attachments);
     if ((await this.env.keyState()) === 'missing') {
       // Kept on screen and sent once a key is set, instead of an error about a missing key.
-      this.pendingKeyPrompt = full;
+      this.pendingKeyPrompts.push(full);
       this.retryPrompt = undefined;
-      if (view.show !== false) this.emit(this.transcript.hold(text, shown));
+      if (view.show !== false) this.emit(this.transcript.hold(text, view));
       this.emit(this.transcript.setKeyState('missing'));
       return { started: false, pending: true, reason: 'Set an Anthropic API key: your message is sent as soon as there is one.' };
     }
-    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
-    const run = this.run(full, text, shown);
+    const run = this.run(full, text, view);
     this.running = run;
-    void run.finally(() => {
+    try {
+      return await run;
+    } finally {
       if (this.running === run) this.running = undefined;
-    });
-    return run;
+    }
+  }
+
+  /**
+   * Queued messages whose conversation went away (New Chat, reopen, delete, the chat turned off):
+   * their rows leave and their text goes back to the composer, with the reason.
+   */
+  private giveBack(items: QueuedSend[], reason: string): void {
+    const texts: string[] = [];
+    for (const item of items) {
+      item.cancelled = reason;
+      this.queued.delete(item);
+      if (item.view.show !== false) texts.push(item.text);
+    }
+    this.showQueued();
+    if (texts.length > 0) this.emit([{ type: 'draft', text: texts.join('\n\n'), reason }]);
   }
 
   /** Cancels the running send at once; the session ends it with a "cancelled" error. */
@@ -436,7 +495,7 @@ export class ChatController implements vscode.Disposable {
 
   /** Resolves once no send is running. */
   async whenIdle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.sends.idle();
   }
 
   dispose(): void {
@@ -591,7 +650,8 @@ export class ChatController implements vscode.Disposable {
     // Another conversation gets a fresh shell (the tools start one on their next command).
     this.disposeTools();
     this.retryPrompt = undefined;
-    this.pendingKeyPrompt = undefined;
+    this.pendingKeyPrompts = [];
+    this.giveBack([...this.queued], 'Not sent: the conversation it was queued in was replaced. Your message is back in the input.');
     this.toolFolders.clear();
     this.chat = undefined;
   }

@@ -19,6 +19,7 @@ import {
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
+  type QueuedMessage,
   type DisabledAction,
   type ErrorAction,
   type ExtensionToWebview,
@@ -103,6 +104,8 @@ export class ChatTranscript {
   private pendingKey = false;
   private hasPrevious = false;
   private attachments: ChatAttachment[] = [];
+  /** Messages waiting for the running send to end (shown under the conversation). */
+  private queued: QueuedMessage[] = [];
   /** The running send's model and the usage of its requests so far (one usage line per answer). */
   private model = '';
   private sendUsage: TokenUsage = emptyTokenUsage();
@@ -139,7 +142,15 @@ export class ChatTranscript {
       ...(this.pendingKey ? { pendingKey: true } : {}),
       ...(this.hasPrevious ? { hasPrevious: true } : {}),
       ...(this.attachments.length > 0 ? { attachments: this.attachments.map((a) => ({ ...a })) } : {}),
+      ...(this.queued.length > 0 ? { queued: this.queued.map((q) => ({ ...q })) } : {}),
     };
+  }
+
+  /** The messages waiting for their turn, in order. */
+  setQueued(queued: readonly QueuedMessage[]): ChatPatch[] {
+    if (queued.length === this.queued.length && queued.every((q, i) => q.id === this.queued[i].id)) return [];
+    this.queued = queued.map((q) => ({ ...q }));
+    return [this.statusPatch()];
   }
 
   /** The entries and totals, to save the chat; while an answer runs, also that send's usage so far. */

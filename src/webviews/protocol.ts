@@ -133,6 +133,14 @@ export interface ChatStatus {
   hasPrevious?: boolean;
   /** Chips that go with the next message. */
   attachments?: ChatAttachment[];
+  /** Messages sent while an answer was running: each goes out when the one before it is over. */
+  queued?: QueuedMessage[];
+}
+
+/** A message waiting for its turn. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
 }
 
 export interface ChatSnapshot {
@@ -152,7 +160,9 @@ export type ExtensionToWebview =
   | { type: 'remove'; id: string }
   | { type: 'status'; status: ChatStatus }
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** Queued messages that will not be sent (their conversation was replaced): back into the input, with why. */
+  | { type: 'draft'; text: string; reason: string };
 
 export type WebviewToExtension =
   | { type: 'ready' }
@@ -290,6 +300,8 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
       return isStatus(value.status) ? (value as ExtensionToWebview) : undefined;
     case 'focusInput':
       return { type: 'focusInput' };
+    case 'draft':
+      return typeof value.text === 'string' && typeof value.reason === 'string' ? (value as ExtensionToWebview) : undefined;
     default:
       return undefined;
   }
