@@ -23,7 +23,7 @@ import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { SendQueue } from './sendQueue';
 import { ChatEdits, type UndoResult } from './chatEdits';
-import { ChatTranscript, parseSavedConversation, trimSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
+import { ChatTranscript, parseSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
@@ -72,10 +72,10 @@ export interface SendOptions {
 }
 
 /**
- * Size caps of one saved chat, in characters of JSON: its transcript and its API history are
- * each cut to their latest part that fits (about 4 MB a chat).
+ * Size cap of a saved chat's API history, in characters of JSON: Claude continues a reopened chat
+ * with its latest part that fits. The transcript (what the chat shows) is saved whole: the
+ * archive writes it in chunks, only the changed ones per save.
  */
-export const MAX_SAVED_TRANSCRIPT_CHARS = 1_500_000;
 export const MAX_SAVED_HISTORY_CHARS = 2_500_000;
 /** How often a running answer is saved (a reload mid-answer keeps what was shown until then). */
 const SAVE_WHILE_RUNNING_MS = 1_000;
@@ -744,7 +744,7 @@ export class ChatController implements vscode.Disposable {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
     }
-    const transcript = trimSavedConversation(this.transcript.saved(), MAX_SAVED_TRANSCRIPT_CHARS);
+    const transcript = this.transcript.saved();
     if (transcript.entries.length === 0) return;
     const history = this.session?.agent.history ?? this.restoredHistory ?? [];
     const folder = this.session?.folder ?? chat.folder;

@@ -6,6 +6,7 @@
 import type { ApiRetryReason } from '../core/agent/apiRetries';
 import type { AgentErrorKind, AgentEvent } from '../core/agent/events';
 import { memoryFileReadOf, memoryReadsNote } from '../core/agent/memoryReads';
+import type { RowSplitter } from '../core/session/chatArchive';
 import { estimateCost } from '../core/agent/pricing';
 import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
 import {
@@ -554,6 +555,12 @@ function isUsage(value: unknown): value is TokenUsage {
   const v = value as Record<string, unknown>;
   return ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'output_tokens'].every((k) => typeof v[k] === 'number');
 }
+
+/** A saved conversation's rows are stored in chunks (ChatArchive): only the last ones change. */
+export const savedConversationRows: RowSplitter<SavedConversation> = {
+  split: ({ entries, ...rest }) => ({ rows: entries, rest }),
+  join: (rest, rows) => (typeof rest === 'object' && rest !== null ? { ...rest, entries: rows } : undefined),
+};
 
 /** Reads a saved conversation back from storage; undefined when it is not one. */
 export function parseSavedConversation(value: unknown): SavedConversation | undefined {
