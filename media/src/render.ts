@@ -4,7 +4,7 @@
  */
 import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
 
-export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' }>;
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { formatUsageDetails, formatUsageLine } from './format';
@@ -236,6 +236,12 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
 
   if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
   if (entry.output !== undefined) card.append(outputView(entry.output));
+  else if (entry.foldedOutput !== undefined) {
+    // An old card's output is not sent with the conversation: one click brings it.
+    const bar = element('div', 'tool-edit tool-folded');
+    bar.append(cardLink(`Show Output (${entry.foldedOutput} lines)`, 'unfold', { type: 'unfoldOutput', entryId: entry.id }, callbacks, 'unfold-output'));
+    card.append(bar);
+  }
   if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
   if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, callbacks));
 

@@ -267,6 +267,16 @@ export class ChatController implements vscode.Disposable {
     return this.transcript.snapshot();
   }
 
+  /** What a view is sent when it opens: old cards' outputs folded (ChatTranscript.viewSnapshot). */
+  viewSnapshot(): ChatSnapshot {
+    return this.transcript.viewSnapshot();
+  }
+
+  /** A folded card's Show Output: the card is sent again with its output. */
+  unfoldOutput(entryId: string): void {
+    this.emit(this.transcript.unfolded(entryId));
+  }
+
   get isRunning(): boolean {
     return this.running !== undefined;
   }

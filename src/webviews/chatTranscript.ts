@@ -48,6 +48,8 @@ export const INTERRUPTED_TEXT = 'Stopped: the window was reloaded while Claude w
 /** A card whose call was still running when the window reloaded. */
 export const INTERRUPTED_CARD = 'interrupted by a window reload before it finished';
 /** The first row of a chat whose start was not kept (too large to save whole). */
+/** Cards whose output a view gets with the conversation; older ones are folded (viewSnapshot). */
+export const UNFOLDED_OUTPUTS = 12;
 export const TRIMMED_TEXT = 'The start of this chat was not kept: the chat was over the size limit for saving.';
 
 const RETRY_REASONS: Record<ApiRetryReason, string> = {
@@ -130,6 +132,32 @@ export class ChatTranscript {
     return { entries: this.entries.map((e) => ({ ...e })), status: this.status() };
   }
 
+  /**
+   * The snapshot a view is sent: the outputs of all but the last UNFOLDED_OUTPUTS cards with one
+   * are folded (left out, their line count kept), so a long chat's view stays light; a card's
+   * Show Output brings its output back (`unfolded`).
+   */
+  viewSnapshot(): ChatSnapshot {
+    let keep = UNFOLDED_OUTPUTS;
+    const entries: ChatEntry[] = new Array<ChatEntry>(this.entries.length);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (e.kind === 'tool' && e.output !== undefined && keep-- <= 0) {
+        const { output, ...rest } = e;
+        entries[i] = { ...rest, foldedOutput: output.split('\n').length };
+      } else {
+        entries[i] = { ...e };
+      }
+    }
+    return { entries, status: this.status() };
+  }
+
+  /** A folded card again, with its output (undefined when it is not a card with output). */
+  unfolded(id: string): ChatPatch[] {
+    const entry = this.find(id);
+    return entry?.kind === 'tool' && entry.output !== undefined ? [{ type: 'entry', entry: { ...entry } }] : [];
+  }
+
   status(): ChatStatus {
     return {
       running: this.running,
@@ -189,7 +217,7 @@ export class ChatTranscript {
       this.add({ kind: 'notice', id: this.id(), text: INTERRUPTED_TEXT });
       this.finish();
     }
-    return [{ type: 'snapshot', snapshot: this.snapshot() }];
+    return [{ type: 'snapshot', snapshot: this.viewSnapshot() }];
   }
 
   setKeyState(key: KeyState): ChatPatch[] {

@@ -86,6 +86,12 @@ export type ChatEntry =
       approval?: ToolApproval;
       /** A command's live output (its end; the card scrolls). */
       output?: string;
+      /**
+       * The output of an old card, folded out of what the view is sent (a long chat stays light):
+       * its line count. The extension keeps the output (and Chat History on disk); the card's
+       * Show Output asks for it (`unfoldOutput`).
+       */
+      foldedOutput?: number;
       /** A workspace file Claude changed: Open Diff and Undo act on it. */
       edit?: ToolEdit;
       /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
@@ -189,7 +195,9 @@ export type WebviewToExtension =
   | { type: 'openDiff'; entryId: string }
   | { type: 'undoEdit'; entryId: string }
   /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
-  | { type: 'showChange'; entryId: string };
+  | { type: 'showChange'; entryId: string }
+  /** A folded card's Show Output: the extension sends the card again with its output. */
+  | { type: 'unfoldOutput'; entryId: string };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -235,7 +243,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
     return { type, entryId, decision };
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'removeAttachment') {

@@ -181,6 +181,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
       if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
     },
     showChange: (entryId) => showChange(controller, entryId),
+    unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
   };
 }
 
