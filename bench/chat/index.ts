@@ -85,8 +85,14 @@ function chatFiles(userData: string): Map<string, [number, number]> {
     const dir = path.join(root, ws, 'claude-workspace-memory.claude-workspace-memory', 'chats');
     if (!fs.existsSync(dir)) continue;
     for (const f of fs.readdirSync(dir)) {
-      const st = fs.statSync(path.join(dir, f));
-      files.set(f, [st.mtimeMs, st.size]);
+      // A save's temporary file may be renamed away between the listing and the stat.
+      if (f.endsWith('.tmp')) continue;
+      try {
+        const st = fs.statSync(path.join(dir, f));
+        files.set(f, [st.mtimeMs, st.size]);
+      } catch {
+        // Gone since the listing: not counted.
+      }
     }
   }
   return files;
