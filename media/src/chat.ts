@@ -338,8 +338,14 @@ function afterChange(): void {
 }
 
 // Scrolling up stops following; scrolling back to the end (or the button) resumes it.
+// Only a scroll up (the reader's) stops following: rows drawn as they come into view change
+// the heights under a scroll to the end, which must not read as the reader leaving it.
+let lastScrollTop = 0;
 transcriptEl.addEventListener('scroll', () => {
-  follow = nearEnd();
+  const top = transcriptEl.scrollTop;
+  if (top < lastScrollTop - 2) follow = nearEnd();
+  else if (nearEnd()) follow = true;
+  lastScrollTop = top;
   jumpButton.hidden = follow;
   saveSoon();
 });
