@@ -1,10 +1,17 @@
 /**
  * The chat webview script (bundled by esbuild into media/dist/chat.js). It keeps a copy of the
- * conversation only to draw it: the extension owns the state, sends a snapshot after `ready` and
- * patches after that. getState/setState give an instant redraw when the view is shown again.
+ * conversation only to draw it: the extension owns the conversation, sends it once as a snapshot
+ * after `ready` and patches after that. The saved state (getState/setState) holds only what the
+ * extension cannot send back: the draft, the expanded cards and the scroll position.
+ *
+ * Cost stays flat with the length of the chat: streamed text is drawn once per frame and only
+ * its last block re-rendered; the scroll and the layout it forces happen once per frame; answers
+ * off screen are drawn when they come near it (render.ts drawLazily) and rows off screen skip
+ * layout and paint (content-visibility in chat.css).
  */
 import {
   MAX_CARD_OUTPUT_CHARS,
+  MAX_PROMPT_CHARS,
   emptyTokenUsage,
   parseExtensionMessage,
   type ChatAttachment,
@@ -14,9 +21,10 @@ import {
   type DisabledAction,
   type ExtensionToWebview,
   type KeyState,
+  type QueuedMessage,
 } from '../../src/webviews/protocol';
 import { element, icon } from './dom';
-import { actionButton, outputView, renderEntry, updateAssistant, type EntryCallbacks } from './render';
+import { actionButton, drawLazily, outputView, renderEntry, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';
 
 const vscode = vscodeApi();
@@ -37,14 +45,28 @@ const sendButton = byId('send') as HTMLButtonElement;
 const stopButton = byId('stop') as HTMLButtonElement;
 const keyStateButton = byId('key-state') as HTMLButtonElement;
 const attachmentsEl = byId('attachments');
+/** Messages sent while an answer runs, waiting for their turn: under the conversation. */
+const queuedEl = element('div', 'queued', undefined, { role: 'list', 'aria-label': 'Messages waiting to be sent' });
+queuedEl.hidden = true;
+transcriptEl.append(queuedEl);
+/** Why the input holds text it did not before (queued messages given back). */
+const composerNote = element('div', 'composer-note', undefined, { role: 'status' });
+composerNote.hidden = true;
+input.before(composerNote);
 
 let entries: ChatEntry[] = [];
+/** The same entries by id (text and output deltas find theirs without a scan). */
+const byEntryId = new Map<string, ChatEntry>();
 let status: ChatStatus = { running: false, totals: emptyTokenUsage(), requests: 0 };
 const elements = new Map<string, HTMLElement>();
 const expanded = new Set<string>();
 /** Assistant entries whose markdown changed since the last frame. */
 const dirty = new Set<string>();
+/** Tool cards whose output grew since the last frame. */
+const dirtyOutputs = new Set<string>();
 let frameRequested = false;
+/** The scroll position to go back to once the snapshot is drawn (from the saved state). */
+let restoreScroll: { top: number; follow: boolean } | undefined;
 /** Whether the view follows the conversation; false once the reader scrolls up, until they come back. */
 let follow = true;
 /** "Open Chat" asked for the input's focus; honoured again when the webview itself gets focus. */
@@ -59,7 +81,7 @@ const callbacks: EntryCallbacks = {
   setExpanded: (id, open) => {
     if (open) expanded.add(id);
     else expanded.delete(id);
-    save();
+    saveSoon();
   },
 };
 
@@ -73,21 +95,33 @@ function byId(id: string): HTMLElement {
 
 function drawSnapshot(snapshot: ChatSnapshot): void {
   entries = snapshot.entries.map((e) => ({ ...e }));
+  byEntryId.clear();
+  for (const entry of entries) byEntryId.set(entry.id, entry);
   for (const el of elements.values()) el.remove();
   elements.clear();
   dirty.clear();
-  for (const id of [...expanded]) if (!entries.some((e) => e.id === id)) expanded.delete(id);
-  for (const entry of entries) appendElement(entry);
+  dirtyOutputs.clear();
+  for (const id of [...expanded]) if (!byEntryId.has(id)) expanded.delete(id);
+  // One insertion for the whole conversation: one style and layout pass, not one per row.
+  const fragment = document.createDocumentFragment();
+  for (const entry of entries) fragment.append(elementOf(entry));
+  transcriptEl.insertBefore(fragment, keyPromptEl);
+  updateEmpty();
   drawStatus(snapshot.status);
-  follow = true;
+  follow = restoreScroll?.follow ?? true;
+  if (entries.length === 0) restoreScroll = undefined;
 }
 
-function appendElement(entry: ChatEntry): void {
+function elementOf(entry: ChatEntry): HTMLElement {
   const el = renderEntry(entry, callbacks);
   el.dataset.id = entry.id;
   elements.set(entry.id, el);
+  return el;
+}
+
+function appendElement(entry: ChatEntry): void {
   // Entries go before the key prompt and the working line, which stay at the end.
-  transcriptEl.insertBefore(el, keyPromptEl);
+  transcriptEl.insertBefore(elementOf(entry), keyPromptEl);
   updateEmpty();
 }
 
@@ -98,10 +132,17 @@ function updateEmpty(): void {
 }
 
 function upsert(entry: ChatEntry): void {
-  const index = entries.findIndex((e) => e.id === entry.id);
+  const known = byEntryId.get(entry.id);
   const old = elements.get(entry.id);
-  if (index >= 0 && old) {
-    entries[index] = entry;
+  if (known && old) {
+    entries[entries.lastIndexOf(known)] = entry;
+    byEntryId.set(entry.id, entry);
+    // An answer that stops streaming keeps its drawn blocks: only its last one is drawn again.
+    if (known.kind === 'assistant' && entry.kind === 'assistant' && old.querySelector('.markdown')?.hasChildNodes()) {
+      dirty.delete(entry.id);
+      updateAssistant(old, entry.markdown, entry.streaming, callbacks);
+      return;
+    }
     const el = renderEntry(entry, callbacks);
     el.dataset.id = entry.id;
     old.replaceWith(el);
@@ -109,6 +150,7 @@ function upsert(entry: ChatEntry): void {
     dirty.delete(entry.id);
   } else {
     entries.push(entry);
+    byEntryId.set(entry.id, entry);
     appendElement(entry);
     // A new message of the user's (typed, Resume, Ask from the palette): show it and what follows.
     if (entry.kind === 'user') follow = true;
@@ -116,46 +158,56 @@ function upsert(entry: ChatEntry): void {
 }
 
 function appendText(id: string, text: string): void {
-  const entry = entries.find((e) => e.id === id);
+  const entry = byEntryId.get(id);
   if (!entry || entry.kind !== 'assistant') return;
   entry.markdown += text;
-  dirty.add(id);
   // Deltas arrive faster than frames; markdown is rendered at most once per frame per entry.
-  if (!frameRequested) {
-    frameRequested = true;
-    requestAnimationFrame(flushText);
-  }
+  dirty.add(id);
+  requestFrame();
 }
 
 function appendOutput(id: string, text: string): void {
-  const entry = entries.find((e) => e.id === id);
+  const entry = byEntryId.get(id);
   if (!entry || entry.kind !== 'tool') return;
   const all = `${entry.output ?? ''}${text}`;
   entry.output = all.length > MAX_CARD_OUTPUT_CHARS ? all.slice(-MAX_CARD_OUTPUT_CHARS) : all;
-  const card = elements.get(id);
-  if (!card) return;
-  let pre = card.querySelector<HTMLElement>('.tool-output');
-  if (!pre) {
-    pre = outputView('');
-    card.querySelector('.tool-head')?.after(pre);
-  }
-  pre.textContent = entry.output;
-  pre.scrollTop = pre.scrollHeight;
+  dirtyOutputs.add(id);
+  requestFrame();
 }
 
-function flushText(): void {
+/** Everything that changed is drawn in the next frame, then one scroll (and the one layout it needs). */
+function requestFrame(): void {
+  if (frameRequested) return;
+  frameRequested = true;
+  requestAnimationFrame(flush);
+}
+
+function flush(): void {
   frameRequested = false;
   for (const id of dirty) {
-    const entry = entries.find((e) => e.id === id);
+    const entry = byEntryId.get(id);
     const el = elements.get(id);
     if (entry?.kind === 'assistant' && el) updateAssistant(el, entry.markdown, entry.streaming, callbacks);
   }
   dirty.clear();
+  for (const id of dirtyOutputs) {
+    const entry = byEntryId.get(id);
+    const card = elements.get(id);
+    if (entry?.kind !== 'tool' || !card) continue;
+    let pre = card.querySelector<HTMLElement>('.tool-output');
+    if (!pre) {
+      pre = outputView('');
+      card.querySelector('.tool-head')?.after(pre);
+    }
+    pre.textContent = entry.output ?? '';
+    pre.scrollTop = pre.scrollHeight;
+  }
+  dirtyOutputs.clear();
   afterChange();
-  save();
 }
 
 function remove(id: string): void {
+  byEntryId.delete(id);
   entries = entries.filter((e) => e.id !== id);
   elements.get(id)?.remove();
   elements.delete(id);
@@ -171,7 +223,10 @@ function drawStatus(next: ChatStatus): void {
   drawBannerAction(disabled ? next.disabledAction : undefined);
   updateEmpty();
   input.disabled = disabled;
-  sendButton.disabled = disabled || next.running;
+  // While an answer runs, Send queues the message: it goes out when the answer is over.
+  sendButton.disabled = disabled;
+  sendButton.title = next.running ? 'Claude is answering: your message is queued and sent when the answer is over.' : '';
+  drawQueued(next.queued ?? []);
   stopButton.hidden = !next.running;
   transcriptEl.setAttribute('aria-busy', String(next.running));
   document.body.classList.toggle('running', next.running);
@@ -179,6 +234,19 @@ function drawStatus(next: ChatStatus): void {
   workingText.textContent = next.working ?? '';
   drawKey(next.key, next.pendingKey === true, disabled);
   drawAttachments(next.attachments ?? []);
+}
+
+function drawQueued(list: readonly QueuedMessage[]): void {
+  queuedEl.hidden = list.length === 0;
+  queuedEl.replaceChildren(
+    ...list.map((q) => {
+      const row = element('div', 'entry user queued-message', undefined, { role: 'listitem', 'data-queued': q.id });
+      const who = element('div', 'who');
+      who.append(document.createTextNode('You '), element('span', 'queued-label', '· queued: sent when the answer is over'));
+      row.append(who, element('div', 'user-text', q.text));
+      return row;
+    }),
+  );
 }
 
 const KEY_STATES: Record<KeyState, { icon: string; text: string; title: string }> = {
@@ -260,14 +328,26 @@ function nearEnd(): boolean {
 
 /** After every change: follow the answer when following, else offer the way back. */
 function afterChange(): void {
+  if (restoreScroll && entries.length > 0) {
+    // Back where the reader was when the view was hidden (unless they were following the end).
+    if (!restoreScroll.follow) transcriptEl.scrollTop = restoreScroll.top;
+    restoreScroll = undefined;
+  }
   if (follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
   jumpButton.hidden = follow || nearEnd();
 }
 
 // Scrolling up stops following; scrolling back to the end (or the button) resumes it.
+// Only a scroll up (the reader's) stops following: rows drawn as they come into view change
+// the heights under a scroll to the end, which must not read as the reader leaving it.
+let lastScrollTop = 0;
 transcriptEl.addEventListener('scroll', () => {
-  follow = nearEnd();
+  const top = transcriptEl.scrollTop;
+  if (top < lastScrollTop - 2) follow = nearEnd();
+  else if (nearEnd()) follow = true;
+  lastScrollTop = top;
   jumpButton.hidden = follow;
+  saveSoon();
 });
 
 jumpButton.addEventListener('click', () => {
@@ -288,10 +368,10 @@ function handle(message: ExtensionToWebview): void {
       break;
     case 'text':
       appendText(message.id, message.text);
-      return; // saved and scrolled once per frame
+      return; // drawn and scrolled once per frame
     case 'output':
       appendOutput(message.id, message.text);
-      break;
+      return;
     case 'remove':
       remove(message.id);
       break;
@@ -305,9 +385,15 @@ function handle(message: ExtensionToWebview): void {
       setTimeout(() => (focusRequested = false), 2000);
       input.focus();
       return;
+    case 'draft':
+      // Queued messages that will not be sent come back into the input, never dropped.
+      input.value = input.value.trim() === '' ? message.text : `${message.text}\n\n${input.value}`;
+      composerNote.textContent = message.reason;
+      composerNote.hidden = false;
+      saveSoon();
+      return;
   }
-  afterChange();
-  save();
+  requestFrame();
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -318,15 +404,20 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
 
 // ---- composer ------------------------------------------------------------------------------
 
+/**
+ * Sends the draft. While an answer runs the extension queues it (shown as a pending message and
+ * sent when the answer is over), so the text is never dropped between two answers.
+ */
 function send(): void {
   const text = input.value;
-  if (text.trim() === '' || input.disabled || status.running) return;
+  if (text.trim() === '' || input.disabled || text.length > MAX_PROMPT_CHARS) return;
   vscode.postMessage({ type: 'send', text });
   input.value = '';
+  composerNote.hidden = true;
   // The answer to what was just sent is what the reader wants to see.
   follow = true;
-  afterChange();
-  save();
+  requestFrame();
+  saveSoon();
 }
 
 form.addEventListener('submit', (event) => {
@@ -356,24 +447,47 @@ window.addEventListener('focus', () => {
   input.focus();
 });
 
-input.addEventListener('input', () => save());
+input.addEventListener('input', () => saveSoon());
 
 // ---- state across hide/show ----------------------------------------------------------------
 
-function save(): void {
-  const state: SavedState = { snapshot: { entries, status }, draft: input.value, expanded: [...expanded] };
+/** Written to the saved state so far (for the chat benchmark, bench/chat; nothing reads it here). */
+const stats = { stateWrites: 0, stateBytes: 0 };
+(window as unknown as { chatStateStats: typeof stats }).chatStateStats = stats;
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+let lastSaved = '';
+/** Quiet time before the state is written: typing writes it once per pause, not per key. */
+const SAVE_DELAY_MS = 400;
+
+function saveSoon(): void {
+  if (saveTimer !== undefined) clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveNow, SAVE_DELAY_MS);
+}
+
+function saveNow(): void {
+  if (saveTimer !== undefined) clearTimeout(saveTimer);
+  saveTimer = undefined;
+  const state: SavedState = { draft: input.value, expanded: [...expanded], scrollTop: Math.round(transcriptEl.scrollTop), follow };
+  const text = JSON.stringify(state);
+  if (text === lastSaved) return;
+  lastSaved = text;
+  stats.stateWrites += 1;
+  stats.stateBytes += text.length;
   vscode.setState(state);
 }
+
+// The page may be torn down right after it is hidden: what is pending is written now.
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') saveNow();
+});
 
 const saved = vscode.getState();
 // Expanded cards stay expanded when the view is shown again (the webview is rebuilt then).
 if (Array.isArray(saved?.expanded)) for (const id of saved.expanded) if (typeof id === 'string') expanded.add(id);
-// Checked like a message: state saved by an older version of this script may have another shape.
-const restored = parseExtensionMessage({ type: 'snapshot', snapshot: saved?.snapshot });
-if (restored?.type === 'snapshot') {
-  drawSnapshot(restored.snapshot);
-  afterChange();
-}
 if (typeof saved?.draft === 'string') input.value = saved.draft;
-// The extension answers with the authoritative snapshot.
+if (typeof saved?.scrollTop === 'number') restoreScroll = { top: saved.scrollTop, follow: saved.follow !== false };
+lastSaved = JSON.stringify({ draft: input.value, expanded: [...expanded], scrollTop: saved?.scrollTop, follow: saved?.follow });
+// Answers drawn as they come into view may push the end down: keep following it.
+drawLazily(transcriptEl, () => requestFrame());
+// The conversation comes from the extension only: it answers `ready` with one snapshot.
 vscode.postMessage({ type: 'ready' });

@@ -15,14 +15,17 @@ const BUTTONS: { action: CodeAction; icon: string; label: string }[] = [
   { action: 'newFile', icon: 'new-file', label: 'New File' },
 ];
 
-/** Decorates every `pre` of a rendered answer; the code text is read at click time. */
-export function decorateCodeBlocks(root: ParentNode, onAction: CodeActionHandler): void {
+/**
+ * Decorates every `pre` of a rendered answer; the code text is read at click time. `highlight`
+ * false leaves the code plain (a block still being streamed: it is highlighted once closed).
+ */
+export function decorateCodeBlocks(root: ParentNode, onAction: CodeActionHandler, highlight = true): void {
   for (const pre of Array.from(root.querySelectorAll<HTMLPreElement>('pre'))) {
     const code = pre.querySelector('code');
     if (!code) continue;
     const language = pre.dataset.lang || undefined;
     const text = code.textContent ?? '';
-    const highlighted = language ? highlightCode(text, language.toLowerCase()) : undefined;
+    const highlighted = language && highlight ? highlightCode(text, language.toLowerCase()) : undefined;
     if (highlighted) {
       code.replaceChildren(highlighted);
       code.classList.add('hljs');

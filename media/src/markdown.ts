@@ -4,7 +4,7 @@
  * blocks carry their language in `data-lang` (classes are stripped) for the toolbar and highlighting.
  */
 import DOMPurify from 'dompurify';
-import { Marked, type Tokens } from 'marked';
+import { Marked, type Token, type Tokens } from 'marked';
 
 const marked = new Marked({
   gfm: true,
@@ -47,4 +47,48 @@ const SANITIZE = {
 export function renderMarkdown(markdown: string): DocumentFragment {
   const html = marked.parse(markdown, { async: false });
   return DOMPurify.sanitize(html, SANITIZE);
+}
+
+/**
+ * A streaming answer drawn block by block: the markdown is split into its top-level blocks
+ * (marked's lexer; cheap next to rendering), the blocks whose source did not change keep their
+ * DOM, and only the ones from the first change on (in practice the block being written) are
+ * rendered again. `decorate` runs on each newly rendered block; `closed` is false for a fenced
+ * code block still being written (it is highlighted once its fence closes).
+ */
+export class IncrementalMarkdown {
+  private blocks: { raw: string; nodes: ChildNode[] }[] = [];
+  private streaming = true;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly decorate: (block: DocumentFragment, closed: boolean) => void,
+  ) {}
+
+  update(markdown: string, streaming: boolean): void {
+    const tokens = marked.lexer(markdown);
+    let same = 0;
+    while (same < this.blocks.length && same < tokens.length && this.blocks[same].raw === tokens[same].raw) same++;
+    // The end of the answer closes its last block (an unclosed code fence gets highlighted).
+    if (streaming !== this.streaming && same === tokens.length) same = Math.max(0, same - 1);
+    this.streaming = streaming;
+    for (const block of this.blocks.splice(same)) for (const node of block.nodes) node.remove();
+    for (let i = same; i < tokens.length; i++) {
+      const token = tokens[i];
+      const fragment = DOMPurify.sanitize(marked.parser([token]), SANITIZE);
+      this.decorate(fragment, !(streaming && i === tokens.length - 1 && openFence(token)));
+      const nodes = Array.from(fragment.childNodes);
+      this.root.append(fragment);
+      this.blocks.push({ raw: token.raw, nodes });
+    }
+  }
+}
+
+/** A fenced code block whose closing fence has not arrived yet. */
+function openFence(token: Token): boolean {
+  if (token.type !== 'code') return false;
+  const raw = token.raw.replace(/\s+$/, '');
+  if (!/^ {0,3}(`{3,}|~{3,})/.test(raw)) return false;
+  const lines = raw.split('\n');
+  return lines.length < 2 || !/^ {0,3}(`{3,}|~{3,})\s*$/.test(lines[lines.length - 1]);
 }

@@ -4,11 +4,11 @@
  */
 import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
 
-export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' }>;
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { formatUsageDetails, formatUsageLine } from './format';
-import { renderMarkdown } from './markdown';
+import { IncrementalMarkdown } from './markdown';
 
 export { icon };
 
@@ -100,12 +100,50 @@ function readsNote(entry: Extract<ChatEntry, { kind: 'reads' }>, callbacks: Entr
   return el;
 }
 
-/** Re-renders a streaming assistant entry in place (cheaper than replacing the element). */
+const renderers = new WeakMap<HTMLElement, IncrementalMarkdown>();
+
+/**
+ * Answers off screen are drawn when they come near it: until then their body is empty, sized
+ * from the length of their text (content-visibility keeps the real size once it was drawn).
+ */
+let lazy: { observer: IntersectionObserver; pending: WeakMap<Element, () => void> } | undefined;
+
+/** Makes answers that are not streaming draw lazily, when they come within reach of `root`'s viewport. */
+export function drawLazily(root: HTMLElement, drawn: () => void): void {
+  const pending = new WeakMap<Element, () => void>();
+  const observer = new IntersectionObserver(
+    (changes) => {
+      let any = false;
+      for (const change of changes) {
+        if (!change.isIntersecting) continue;
+        const draw = pending.get(change.target);
+        observer.unobserve(change.target);
+        pending.delete(change.target);
+        if (draw) {
+          draw();
+          any = true;
+        }
+      }
+      if (any) drawn();
+    },
+    { root, rootMargin: '800px 0px' },
+  );
+  lazy = { observer, pending };
+}
+
+/** Draws (or redraws) an assistant entry; while it streams only the block being written changes. */
 export function updateAssistant(el: HTMLElement, markdown: string, streaming: boolean, callbacks: EntryCallbacks): void {
   const body = el.querySelector<HTMLElement>('.markdown');
   if (body) {
-    body.replaceChildren(renderMarkdown(markdown));
-    decorateCodeBlocks(body, (action, code, language) => callbacks.code(action, code, language));
+    if (lazy) lazy.pending.delete(el);
+    body.style.minHeight = '';
+    let renderer = renderers.get(body);
+    if (!renderer) {
+      renderer = new IncrementalMarkdown(body, (block, closed) => decorateCodeBlocks(block, (action, code, language) => callbacks.code(action, code, language), closed));
+      renderers.set(body, renderer);
+    }
+    body.querySelector('.cursor-here')?.classList.remove('cursor-here');
+    renderer.update(markdown, streaming);
     if (streaming) markCursor(body);
   }
   el.setAttribute('aria-busy', String(streaming));
@@ -160,7 +198,16 @@ function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCa
   const el = element('div', 'entry assistant');
   const body = element('div', 'markdown');
   el.append(element('div', 'who', 'Claude'), body);
-  updateAssistant(el, markdown, streaming, callbacks);
+  if (streaming || !lazy) {
+    updateAssistant(el, markdown, streaming, callbacks);
+    return el;
+  }
+  // Roughly its height until it is drawn: a line per 60 characters or per source line.
+  const lines = markdown.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 60)), 0);
+  body.style.minHeight = `${Math.min(4000, lines * 18)}px`;
+  el.setAttribute('aria-busy', 'false');
+  lazy.pending.set(el, () => updateAssistant(el, markdown, false, callbacks));
+  lazy.observer.observe(el);
   return el;
 }
 
@@ -195,6 +242,12 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
 
   if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
   if (entry.output !== undefined) card.append(outputView(entry.output));
+  else if (entry.foldedOutput !== undefined) {
+    // An old card's output is not sent with the conversation: one click brings it.
+    const bar = element('div', 'tool-edit tool-folded');
+    bar.append(cardLink(`Show Output (${entry.foldedOutput} lines)`, 'unfold', { type: 'unfoldOutput', entryId: entry.id }, callbacks, 'unfold-output'));
+    card.append(bar);
+  }
   if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
   if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, callbacks));
 

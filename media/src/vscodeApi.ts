@@ -1,12 +1,17 @@
 /** The webview side of the VS Code API, typed with our protocol and saved state. */
-import type { ChatSnapshot, WebviewToExtension } from '../../src/webviews/protocol';
+import type { WebviewToExtension } from '../../src/webviews/protocol';
 
-/** What survives the webview being destroyed while the view is hidden (VS Code keeps it for us). */
+/**
+ * What survives the webview being destroyed while the view is hidden (VS Code keeps it for us):
+ * only what the extension cannot send back. The conversation itself is the extension's.
+ */
 export interface SavedState {
-  snapshot?: ChatSnapshot;
   draft?: string;
   /** Ids of expanded cards and prompt chips. */
   expanded?: string[];
+  /** Where the transcript was scrolled, and whether it followed the end. */
+  scrollTop?: number;
+  follow?: boolean;
 }
 
 export interface ChatVsCodeApi {

@@ -21,8 +21,9 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
+import { SendQueue } from './sendQueue';
 import { ChatEdits, type UndoResult } from './chatEdits';
-import { ChatTranscript, parseSavedConversation, trimSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
+import { ChatTranscript, parseSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 
@@ -77,10 +78,10 @@ export interface SendOptions {
 }
 
 /**
- * Size caps of one saved chat, in characters of JSON: its transcript and its API history are
- * each cut to their latest part that fits (about 4 MB a chat).
+ * Size cap of a saved chat's API history, in characters of JSON: Claude continues a reopened chat
+ * with its latest part that fits. The transcript (what the chat shows) is saved whole: the
+ * archive writes it in chunks, only the changed ones per save.
  */
-export const MAX_SAVED_TRANSCRIPT_CHARS = 1_500_000;
 export const MAX_SAVED_HISTORY_CHARS = 2_500_000;
 /** How often a running answer is saved (a reload mid-answer keeps what was shown until then). */
 const SAVE_WHILE_RUNNING_MS = 1_000;
@@ -98,6 +99,15 @@ interface ChatIdentity {
 }
 
 export type ChatFolderResult = { ok: true; changed: boolean } | { ok: false; reason: string };
+
+/** A message waiting for its turn (SendQueue); `cancelled` says why it will not be sent. */
+interface QueuedSend {
+  id: string;
+  text: string;
+  view: PromptView;
+  attachments: ReturnType<ChatAttachments['take']>;
+  cancelled?: string;
+}
 
 export type ChatSendResult =
   /** `pending`: the message is shown and waits for an API key; it is sent once one is set. */
@@ -126,15 +136,17 @@ export class ChatController implements vscode.Disposable {
   readonly onDidChangeFolder = this.folderChanges.event;
   private abort: AbortController | undefined;
   private running: Promise<ChatSendResult> | undefined;
-  /**
-   * The running send's answer is over on screen (its "done" arrived): only its save is left. The
-   * webview enables sending again at that moment, so a message sent now waits for the save
-   * instead of being refused after the composer was already cleared.
-   */
-  private answerOver = false;
   private retryPrompt: string | undefined;
-  /** A message sent without a key: sent as soon as one is set. */
-  private pendingKeyPrompt: string | undefined;
+  /** Messages sent without a key, in order: sent as soon as one is set. */
+  private pendingKeyPrompts: string[] = [];
+  /**
+   * Sends run one after the other: a message sent while an answer runs (or is being saved) waits
+   * here, shown as queued, and goes out when the previous send is over. Never refused, never lost.
+   */
+  private readonly sends = new SendQueue();
+  /** Messages queued behind the running send that a New Chat or reopen took back to the composer. */
+  private readonly queued = new Set<QueuedSend>();
+  private queuedIds = 0;
   /** History to continue with, from a reopened conversation. */
   private restoredHistory: BetaMessageParam[] | undefined;
   readonly attachments: ChatAttachments;
@@ -213,11 +225,12 @@ export class ChatController implements vscode.Disposable {
   async refreshKey(): Promise<ChatSendResult | undefined> {
     const key = await this.env.keyState();
     this.emit(this.transcript.setKeyState(key));
-    const pending = this.pendingKeyPrompt;
-    if (key === 'missing' || pending === undefined || this.running) return undefined;
-    this.pendingKeyPrompt = undefined;
+    const pending = this.pendingKeyPrompts;
+    if (key === 'missing' || pending.length === 0 || this.running) return undefined;
+    this.pendingKeyPrompts = [];
     this.emit(this.transcript.setPendingKey(false));
-    return this.start(pending, { show: false, resend: 'API key set: sending your message.' });
+    const results = pending.map((prompt) => this.start(prompt, { show: false, resend: 'API key set: sending your message.' }));
+    return results[0];
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
@@ -260,6 +273,16 @@ export class ChatController implements vscode.Disposable {
 
   snapshot(): ChatSnapshot {
     return this.transcript.snapshot();
+  }
+
+  /** What a view is sent when it opens: old cards' outputs folded (ChatTranscript.viewSnapshot). */
+  viewSnapshot(): ChatSnapshot {
+    return this.transcript.viewSnapshot();
+  }
+
+  /** A folded card's Show Output: the card is sent again with its output. */
+  unfoldOutput(entryId: string): void {
+    this.emit(this.transcript.unfolded(entryId));
   }
 
   get isRunning(): boolean {
@@ -336,41 +359,74 @@ export class ChatController implements vscode.Disposable {
     return this.start(prompt, { show: prompt === CONTINUE_PROMPT });
   }
 
-  private async start(prompt: string, view: PromptView): Promise<ChatSendResult> {
+  /**
+   * Starts a send, or queues it behind the one running (shown at once as a queued message; it is
+   * sent when the answer before it is over and saved). Resolves when its own answer is over.
+   */
+  private start(prompt: string, view: PromptView): Promise<ChatSendResult> {
     const text = prompt.trim();
-    if (text === '') return { started: false, reason: 'The message is empty.' };
-    await this.restored;
-    await this.switching;
-    await this.finishing();
-    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
-    const disabled = this.disabled();
-    if (disabled) return { started: false, reason: disabled.reason };
-    // Chips go with what the user writes; a built-in prompt (a chip itself) is sent exactly as made.
+    if (text === '') return Promise.resolve({ started: false, reason: 'The message is empty.' });
+    // Chips go with what the user writes, as they are when it is sent (also when it waits).
     const attachments = view.show === false || view.label !== undefined ? [] : this.attachments.take();
     if (attachments.length > 0) this.emit(this.transcript.setAttachments([]));
-    const shown: PromptView = { ...view, attachments: attachments.map((a) => a.label) };
+    const item: QueuedSend = { id: `q${++this.queuedIds}`, text, view: { ...view, attachments: attachments.map((a) => a.label) }, attachments };
+    if (this.sends.size > 0) {
+      this.queued.add(item);
+      this.showQueued();
+    }
+    return this.sends.run(async () => {
+      if (this.queued.delete(item)) this.showQueued();
+      if (item.cancelled) return { started: false, reason: item.cancelled };
+      return this.startNow(item);
+    });
+  }
+
+  /** The queued messages under the conversation (the ones shown: a retry's prompt is on screen already). */
+  private showQueued(): void {
+    this.emit(this.transcript.setQueued([...this.queued].filter((q) => q.view.show !== false).map((q) => ({ id: q.id, text: q.text }))));
+  }
+
+  private async startNow(item: QueuedSend): Promise<ChatSendResult> {
+    const { text, attachments, view } = item;
+    await this.restored;
+    await this.switching;
+    if (item.cancelled) return { started: false, reason: item.cancelled };
+    const disabled = this.disabled();
+    if (disabled) {
+      this.giveBack([item], disabled.reason);
+      return { started: false, reason: disabled.reason };
+    }
     const full = await promptWithAttachments(text, attachments);
     if ((await this.env.keyState()) === 'missing') {
       // Kept on screen and sent once a key is set, instead of an error about a missing key.
-      this.pendingKeyPrompt = full;
+      this.pendingKeyPrompts.push(full);
       this.retryPrompt = undefined;
-      if (view.show !== false) this.emit(this.transcript.hold(text, shown));
+      if (view.show !== false) this.emit(this.transcript.hold(text, view));
       this.emit(this.transcript.setKeyState('missing'));
       return { started: false, pending: true, reason: 'Set an Anthropic API key: your message is sent as soon as there is one.' };
     }
-    await this.finishing();
-    if (this.running) return { started: false, reason: 'Claude is still answering: stop the answer or wait for it, then send again.' };
-    const run = this.run(full, text, shown);
+    const run = this.run(full, text, view);
     this.running = run;
-    void run.finally(() => {
+    try {
+      return await run;
+    } finally {
       if (this.running === run) this.running = undefined;
-    });
-    return run;
+    }
   }
 
-  /** Waits while the running send has only its save left (see answerOver). */
-  private async finishing(): Promise<void> {
-    while (this.running && this.answerOver) await this.running;
+  /**
+   * Queued messages whose conversation went away (New Chat, reopen, delete, the chat turned off):
+   * their rows leave and their text goes back to the composer, with the reason.
+   */
+  private giveBack(items: QueuedSend[], reason: string): void {
+    const texts: string[] = [];
+    for (const item of items) {
+      item.cancelled = reason;
+      this.queued.delete(item);
+      if (item.view.show !== false) texts.push(item.text);
+    }
+    this.showQueued();
+    if (texts.length > 0) this.emit([{ type: 'draft', text: texts.join('\n\n'), reason }]);
   }
 
   /** Cancels the running send at once; the session ends it with a "cancelled" error. */
@@ -458,7 +514,7 @@ export class ChatController implements vscode.Disposable {
 
   /** Resolves once no send is running. */
   async whenIdle(): Promise<void> {
-    while (this.running) await this.running;
+    await this.sends.idle();
   }
 
   dispose(): void {
@@ -481,7 +537,6 @@ export class ChatController implements vscode.Disposable {
     if (!store) return { started: false, reason: 'Open a folder first.' };
     const abort = new AbortController();
     this.abort = abort;
-    this.answerOver = false;
     this.runningFolder = store.folder;
     this.retryPrompt = undefined;
     void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
@@ -497,7 +552,6 @@ export class ChatController implements vscode.Disposable {
         agent.send(
           prompt,
           (event) => {
-            if (event.type === 'done') this.answerOver = true;
             const patches = this.transcript.apply(event);
             this.toolFolders.record(patches, store.folder);
             this.emit(patches);
@@ -525,7 +579,6 @@ export class ChatController implements vscode.Disposable {
       // AgentSession.send never rejects; this is a bug in our glue, shown instead of swallowed.
       this.env.log.error(error instanceof Error ? error : String(error));
       this.emit(this.transcript.fail('unknown', 'Something went wrong inside the extension; see the "Claude Memory" output for details.'));
-      this.answerOver = true;
       this.emit(this.transcript.end());
       return { started: false, reason: 'internal error' };
     } finally {
@@ -626,7 +679,8 @@ export class ChatController implements vscode.Disposable {
     // Another conversation gets a fresh shell (the tools start one on their next command).
     this.disposeTools();
     this.retryPrompt = undefined;
-    this.pendingKeyPrompt = undefined;
+    this.pendingKeyPrompts = [];
+    this.giveBack([...this.queued], 'Not sent: the conversation it was queued in was replaced. Your message is back in the input.');
     this.toolFolders.clear();
     this.chat = undefined;
   }
@@ -719,7 +773,7 @@ export class ChatController implements vscode.Disposable {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
     }
-    const transcript = trimSavedConversation(this.transcript.saved(), MAX_SAVED_TRANSCRIPT_CHARS);
+    const transcript = this.transcript.saved();
     if (transcript.entries.length === 0) return;
     const history = this.session?.agent.history ?? this.restoredHistory ?? [];
     const folder = this.session?.folder ?? chat.folder;

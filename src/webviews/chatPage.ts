@@ -30,6 +30,7 @@ export interface ChatActions {
   undoEdit(entryId: string): Promise<void>;
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
   showChange(entryId: string): Promise<void>;
+  unfoldOutput(entryId: string): void;
 }
 
 type Handlers = { [K in Exclude<WebviewToExtension['type'], 'ready'>]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -57,6 +58,7 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     openDiff: (m) => actions.openDiff(m.entryId),
     undoEdit: (m) => actions.undoEdit(m.entryId),
     showChange: (m) => actions.showChange(m.entryId),
+    unfoldOutput: (m) => actions.unfoldOutput(m.entryId),
   };
   return async (raw) => {
     const message = parseWebviewMessage(raw);
@@ -129,7 +131,7 @@ export class ChatPage implements vscode.Disposable {
 
   private onReady(): void {
     this.ready = true;
-    this.post({ type: 'snapshot', snapshot: this.controller.snapshot() });
+    this.post({ type: 'snapshot', snapshot: this.controller.viewSnapshot() });
     if (this.focusWhenReady) {
       this.focusWhenReady = false;
       this.post({ type: 'focusInput' });

@@ -6,6 +6,7 @@
 import type { ApiRetryReason } from '../core/agent/apiRetries';
 import type { AgentErrorKind, AgentEvent } from '../core/agent/events';
 import { memoryFileReadOf, memoryReadsNote } from '../core/agent/memoryReads';
+import type { RowSplitter } from '../core/session/chatArchive';
 import { estimateCost, responseCost } from '../core/agent/pricing';
 import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
 import {
@@ -19,6 +20,7 @@ import {
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
+  type QueuedMessage,
   type DisabledAction,
   type ErrorAction,
   type ExtensionToWebview,
@@ -46,6 +48,8 @@ export const INTERRUPTED_TEXT = 'Stopped: the window was reloaded while Claude w
 /** A card whose call was still running when the window reloaded. */
 export const INTERRUPTED_CARD = 'interrupted by a window reload before it finished';
 /** The first row of a chat whose start was not kept (too large to save whole). */
+/** Cards whose output a view gets with the conversation; older ones are folded (viewSnapshot). */
+export const UNFOLDED_OUTPUTS = 12;
 export const TRIMMED_TEXT = 'The start of this chat was not kept: the chat was over the size limit for saving.';
 
 const RETRY_REASONS: Record<ApiRetryReason, string> = {
@@ -103,6 +107,8 @@ export class ChatTranscript {
   private pendingKey = false;
   private hasPrevious = false;
   private attachments: ChatAttachment[] = [];
+  /** Messages waiting for the running send to end (shown under the conversation). */
+  private queued: QueuedMessage[] = [];
   /** The running send's model and the usage of its requests so far (one usage line per answer). */
   private model = '';
   private sendUsage: TokenUsage = emptyTokenUsage();
@@ -130,6 +136,32 @@ export class ChatTranscript {
     return { entries: this.entries.map((e) => ({ ...e })), status: this.status() };
   }
 
+  /**
+   * The snapshot a view is sent: the outputs of all but the last UNFOLDED_OUTPUTS cards with one
+   * are folded (left out, their line count kept), so a long chat's view stays light; a card's
+   * Show Output brings its output back (`unfolded`).
+   */
+  viewSnapshot(): ChatSnapshot {
+    let keep = UNFOLDED_OUTPUTS;
+    const entries: ChatEntry[] = new Array<ChatEntry>(this.entries.length);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const e = this.entries[i];
+      if (e.kind === 'tool' && e.output !== undefined && keep-- <= 0) {
+        const { output, ...rest } = e;
+        entries[i] = { ...rest, foldedOutput: output.split('\n').length };
+      } else {
+        entries[i] = { ...e };
+      }
+    }
+    return { entries, status: this.status() };
+  }
+
+  /** A folded card again, with its output (undefined when it is not a card with output). */
+  unfolded(id: string): ChatPatch[] {
+    const entry = this.find(id);
+    return entry?.kind === 'tool' && entry.output !== undefined ? [{ type: 'entry', entry: { ...entry } }] : [];
+  }
+
   status(): ChatStatus {
     return {
       running: this.running,
@@ -143,7 +175,15 @@ export class ChatTranscript {
       ...(this.pendingKey ? { pendingKey: true } : {}),
       ...(this.hasPrevious ? { hasPrevious: true } : {}),
       ...(this.attachments.length > 0 ? { attachments: this.attachments.map((a) => ({ ...a })) } : {}),
+      ...(this.queued.length > 0 ? { queued: this.queued.map((q) => ({ ...q })) } : {}),
     };
+  }
+
+  /** The messages waiting for their turn, in order. */
+  setQueued(queued: readonly QueuedMessage[]): ChatPatch[] {
+    if (queued.length === this.queued.length && queued.every((q, i) => q.id === this.queued[i].id)) return [];
+    this.queued = queued.map((q) => ({ ...q }));
+    return [this.statusPatch()];
   }
 
   /** The entries and totals, to save the chat; while an answer runs, also that send's usage so far. */
@@ -182,7 +222,7 @@ export class ChatTranscript {
       this.add({ kind: 'notice', id: this.id(), text: INTERRUPTED_TEXT });
       this.finish();
     }
-    return [{ type: 'snapshot', snapshot: this.snapshot() }];
+    return [{ type: 'snapshot', snapshot: this.viewSnapshot() }];
   }
 
   setKeyState(key: KeyState): ChatPatch[] {
@@ -570,6 +610,12 @@ function isUsage(value: unknown): value is TokenUsage {
   const v = value as Record<string, unknown>;
   return ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens', 'output_tokens'].every((k) => typeof v[k] === 'number');
 }
+
+/** A saved conversation's rows are stored in chunks (ChatArchive): only the last ones change. */
+export const savedConversationRows: RowSplitter<SavedConversation> = {
+  split: ({ entries, ...rest }) => ({ rows: entries, rest }),
+  join: (rest, rows) => (typeof rest === 'object' && rest !== null ? { ...rest, entries: rows } : undefined),
+};
 
 /** Reads a saved conversation back from storage; undefined when it is not one. */
 export function parseSavedConversation(value: unknown): SavedConversation | undefined {

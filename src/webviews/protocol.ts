@@ -86,6 +86,12 @@ export type ChatEntry =
       approval?: ToolApproval;
       /** A command's live output (its end; the card scrolls). */
       output?: string;
+      /**
+       * The output of an old card, folded out of what the view is sent (a long chat stays light):
+       * its line count. The extension keeps the output (and Chat History on disk); the card's
+       * Show Output asks for it (`unfoldOutput`).
+       */
+      foldedOutput?: number;
       /** A workspace file Claude changed: Open Diff and Undo act on it. */
       edit?: ToolEdit;
       /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
@@ -137,6 +143,14 @@ export interface ChatStatus {
   hasPrevious?: boolean;
   /** Chips that go with the next message. */
   attachments?: ChatAttachment[];
+  /** Messages sent while an answer was running: each goes out when the one before it is over. */
+  queued?: QueuedMessage[];
+}
+
+/** A message waiting for its turn. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
 }
 
 export interface ChatSnapshot {
@@ -156,7 +170,9 @@ export type ExtensionToWebview =
   | { type: 'remove'; id: string }
   | { type: 'status'; status: ChatStatus }
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
-  | { type: 'focusInput' };
+  | { type: 'focusInput' }
+  /** Queued messages that will not be sent (their conversation was replaced): back into the input, with why. */
+  | { type: 'draft'; text: string; reason: string };
 
 export type WebviewToExtension =
   | { type: 'ready' }
@@ -183,7 +199,9 @@ export type WebviewToExtension =
   | { type: 'openDiff'; entryId: string }
   | { type: 'undoEdit'; entryId: string }
   /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
-  | { type: 'showChange'; entryId: string };
+  | { type: 'showChange'; entryId: string }
+  /** A folded card's Show Output: the extension sends the card again with its output. */
+  | { type: 'unfoldOutput'; entryId: string };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -229,7 +247,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
     return { type, entryId, decision };
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'removeAttachment') {
@@ -294,6 +312,8 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
       return isStatus(value.status) ? (value as ExtensionToWebview) : undefined;
     case 'focusInput':
       return { type: 'focusInput' };
+    case 'draft':
+      return typeof value.text === 'string' && typeof value.reason === 'string' ? (value as ExtensionToWebview) : undefined;
     default:
       return undefined;
   }

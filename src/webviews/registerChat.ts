@@ -15,7 +15,7 @@ import { runCodeAction } from './chatCodeActions';
 import { chatEnvironment } from './chatEnvironment';
 import { chatMessageRouter, type ChatActions } from './chatPage';
 import { ChatPanel } from './chatPanel';
-import { parseSavedConversation } from './chatTranscript';
+import { parseSavedConversation, savedConversationRows } from './chatTranscript';
 import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './protocol';
 
@@ -68,7 +68,7 @@ export interface ChatFeature {
 }
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
-  const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation);
+  const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation, undefined, savedConversationRows);
   const env = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
   const controller = new ChatController(env);
   const actions = chatActions(controller, env);
@@ -181,6 +181,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
       if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
     },
     showChange: (entryId) => showChange(controller, entryId),
+    unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
   };
 }
 

@@ -21,7 +21,7 @@ type Sent = { messages: Array<{ role: string; content: Array<{ type: string; tex
 
 /**
  * The chat the extension's workspace storage names as current (what a reload restores), as
- * text, once both its file and the index that points to it are written.
+ * text (its head file and its chunks), once both its head and the index that points to it are written.
  */
 function storedCurrentChat(userData: string): string | undefined {
   const root = path.join(userData, 'User', 'workspaceStorage');
@@ -32,7 +32,11 @@ function storedCurrentChat(userData: string): string | undefined {
     if (!fs.existsSync(index)) continue;
     const current = (JSON.parse(fs.readFileSync(index, 'utf8')) as { current?: string }).current;
     const file = current ? path.join(chats, `${current}.json`) : undefined;
-    if (file && fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+    // The head, then its chunks of rows and history (ChatArchive stores a chat in pieces).
+    if (file && fs.existsSync(file)) {
+      const parts = fs.readdirSync(chats).filter((f) => f.startsWith(`${current}.`) && /\.[rh]\d+\.json$/.test(f)).sort();
+      return [fs.readFileSync(file, 'utf8'), ...parts.map((f) => fs.readFileSync(path.join(chats, f), 'utf8'))].join('\n');
+    }
   }
   return undefined;
 }

@@ -1,8 +1,15 @@
 /**
  * The chats of one workspace, kept so they survive a window reload: an index (newest first, at
- * most MAX_CHATS, the oldest dropped) and one file per chat. Pure: the files are blobs behind
- * ChatBlobs (the extension keeps them in its workspace storage). What a chat holds besides its
- * summary is the caller's (`T`), checked by the caller's `parse` on the way back in.
+ * most MAX_CHATS, the oldest dropped) and per chat a small head file plus its rows and its API
+ * history in chunks of fixed length. Pure: the files are blobs behind ChatBlobs (the extension
+ * keeps them in its workspace storage). What a chat holds besides its summary is the caller's
+ * (`T`), checked by the caller's `parse` on the way back in; `rows` says which array of it grows.
+ *
+ * A save writes only what changed: a chunk whose text is the one last written or read is not
+ * written again, so a long chat costs a save the size of its last chunks and its head, not of
+ * the whole chat. Nothing is cut. Every write goes through `writeJson` (the one place to filter
+ * what reaches the disk). Chats saved whole in one file (version 1) are read, and rewritten in
+ * chunks when loaded.
  */
 import { SerialQueue } from '../memory/mutex';
 import { redactDeep } from '../memory/redaction';
@@ -15,6 +22,11 @@ export const TITLE_CHARS = 50;
 const INDEX = 'index.json';
 /** Opaque values the API checks byte for byte (thinking blocks' signatures, redacted thinking). */
 const KEEP_AS_IS: ReadonlySet<string> = new Set(['signature', 'data', 'id', 'tool_use_id', 'folder']);
+/** Rows per chunk file: an exchange is a handful of rows, so a save rewrites one or two chunks. */
+export const ROWS_PER_CHUNK = 16;
+/** API history messages per chunk file. */
+export const MESSAGES_PER_CHUNK = 8;
+const CHAT_VERSION = 2;
 const ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 
 export interface ChatSummary {
@@ -47,6 +59,23 @@ export interface ChatBlobs {
   read(name: string): Promise<string | undefined>;
   write(name: string, text: string): Promise<void>;
   delete(name: string): Promise<void>;
+}
+
+/** How the growing array of a transcript is taken out of it (stored in chunks) and put back. */
+export interface RowSplitter<T> {
+  split(transcript: T): { rows: readonly unknown[]; rest: unknown };
+  join(rest: unknown, rows: unknown[]): unknown;
+}
+
+/** The head file of a chunked chat (version 2). */
+interface ChatHead extends ChatSummary {
+  version: 2;
+  turns: number;
+  running?: true;
+  /** The transcript without its rows. */
+  rest: unknown;
+  rows: number;
+  messages: number;
 }
 
 interface ChatIndex {
@@ -82,13 +111,22 @@ function summaryOf(chat: ChatSummary): ChatSummary {
 export class ChatArchive<T> {
   private readonly queue = new SerialQueue();
   private index: ChatIndex | undefined;
+  /** The text of each chunk as last written or read, so an unchanged chunk is not written again. */
+  private readonly known = new Map<string, string>();
+  /** Chunk counts of each chat as last written or read, so chunks no longer needed are deleted. */
+  private readonly counts = new Map<string, { rows: number; messages: number }>();
 
   constructor(
     private readonly blobs: ChatBlobs,
     /** Checks a stored transcript; undefined drops the chat as unreadable. */
     private readonly parse: (value: unknown) => T | undefined,
     private readonly maxChats = MAX_CHATS,
+    /** The transcript's rows, stored in chunks; without it the transcript is kept whole in the head. */
+    private readonly rows?: RowSplitter<T>,
   ) {}
+
+  /** Bytes handed to the blobs so far (the chat benchmark reports them per answer). */
+  bytesWritten = 0;
 
   /** The chats, most recently updated first. */
   list(): Promise<ChatSummary[]> {
@@ -106,8 +144,15 @@ export class ChatArchive<T> {
       const index = await this.readIndex();
       const summary = index.chats.find((c) => c.id === id);
       if (!summary) return undefined;
-      const chat = this.parseChat(await this.blobs.read(fileOf(id)).catch(() => undefined), summary);
-      if (!chat) await this.drop(index, id);
+      const text = await this.blobs.read(fileOf(id)).catch(() => undefined);
+      const head = headOf(text, summary);
+      const chat = head ? await this.readChunked(head) : this.parseChat(text, summary);
+      if (!chat) {
+        await this.drop(index, id);
+        return undefined;
+      }
+      // A chat saved whole (before chunks) is rewritten in chunks now, so its next save is small.
+      if (!head) await this.writeChat(chat);
       return chat;
     });
   }
@@ -116,19 +161,16 @@ export class ChatArchive<T> {
    * Writes the chat and puts it first in the list; `current` makes it the one restored after a
    * reload. Beyond the cap, the least recently updated chats and their files go.
    */
-  save(given: StoredChat<T>, options: { current?: boolean } = {}): Promise<void> {
-    if (!ID_PATTERN.test(given.id)) return Promise.reject(new Error(`not a chat id: ${given.id}`));
-    // What is written down carries no secret (the transcript, the API history, the title); the
-    // live chat still shows what was typed. Signatures of thinking blocks stay byte for byte.
-    const chat = redactDeep(given, KEEP_AS_IS);
+  save(chat: StoredChat<T>, options: { current?: boolean } = {}): Promise<void> {
+    if (!ID_PATTERN.test(chat.id)) return Promise.reject(new Error(`not a chat id: ${chat.id}`));
     return this.queue.run(async () => {
-      await this.blobs.write(fileOf(chat.id), JSON.stringify(chat));
+      await this.writeChat(chat);
       const index = await this.readIndex();
       const chats = [summaryOf(chat), ...index.chats.filter((c) => c.id !== chat.id)].sort((a, b) => b.updated - a.updated);
       const dropped = chats.splice(this.maxChats);
       const current = options.current ? chat.id : index.current;
       await this.writeIndex({ version: 1, chats, ...(current && chats.some((c) => c.id === current) ? { current } : {}) });
-      for (const old of dropped) await this.blobs.delete(fileOf(old.id)).catch(() => undefined);
+      for (const old of dropped) await this.deleteChat(old.id);
     });
   }
 
@@ -155,7 +197,112 @@ export class ChatArchive<T> {
   private async drop(index: ChatIndex, id: string): Promise<void> {
     const { current, ...rest } = index;
     await this.writeIndex({ ...rest, chats: index.chats.filter((c) => c.id !== id), ...(current && current !== id ? { current } : {}) });
-    await this.blobs.delete(fileOf(id)).catch(() => undefined);
+    await this.deleteChat(id);
+  }
+
+  /** The chat's chunks that changed, then its head (which says how many chunks there are). */
+  private async writeChat(chat: StoredChat<T>): Promise<void> {
+    const split = this.rows ? this.rows.split(chat.transcript) : { rows: [], rest: chat.transcript };
+    const before = this.counts.get(chat.id) ?? (await this.readCounts(chat.id));
+    const rows = await this.writeChunks(chat.id, 'r', split.rows, ROWS_PER_CHUNK);
+    const messages = await this.writeChunks(chat.id, 'h', chat.history, MESSAGES_PER_CHUNK);
+    const head: ChatHead = {
+      version: CHAT_VERSION,
+      ...summaryOf(chat),
+      turns: chat.turns,
+      ...(chat.running ? { running: true as const } : {}),
+      rest: split.rest,
+      rows: split.rows.length,
+      messages: chat.history.length,
+    };
+    await this.writeJson(fileOf(chat.id), head);
+    this.counts.set(chat.id, { rows: chunkCount(rows, ROWS_PER_CHUNK), messages: chunkCount(messages, MESSAGES_PER_CHUNK) });
+    // Chunks past the end (rows voided by a retry, a history that compaction shortened) go.
+    for (let k = chunkCount(rows, ROWS_PER_CHUNK); k < before.rows; k++) await this.deleteBlob(chunkOf(chat.id, 'r', k));
+    for (let k = chunkCount(messages, MESSAGES_PER_CHUNK); k < before.messages; k++) await this.deleteBlob(chunkOf(chat.id, 'h', k));
+  }
+
+  private async writeChunks(id: string, kind: 'r' | 'h', items: readonly unknown[], size: number): Promise<number> {
+    for (let k = 0; k * size < items.length; k++) await this.writeJson(chunkOf(id, kind, k), items.slice(k * size, (k + 1) * size));
+    return items.length;
+  }
+
+  /** Chunk counts from the head on disk, for a chat not read or written by this archive yet. */
+  private async readCounts(id: string): Promise<{ rows: number; messages: number }> {
+    const text = await this.blobs.read(fileOf(id)).catch(() => undefined);
+    try {
+      const v = JSON.parse(text ?? 'null') as Partial<ChatHead> | null;
+      if (v && v.version === CHAT_VERSION && typeof v.rows === 'number' && typeof v.messages === 'number') {
+        return { rows: chunkCount(v.rows, ROWS_PER_CHUNK), messages: chunkCount(v.messages, MESSAGES_PER_CHUNK) };
+      }
+    } catch {
+      // Not a chunked chat: no chunks to delete.
+    }
+    return { rows: 0, messages: 0 };
+  }
+
+  private async readChunked(head: ChatHead): Promise<StoredChat<T> | undefined> {
+    const rows = await this.readChunks(head.id, 'r', head.rows, ROWS_PER_CHUNK);
+    const history = await this.readChunks(head.id, 'h', head.messages, MESSAGES_PER_CHUNK);
+    if (!rows || !history) return undefined;
+    const transcript = this.parse(this.rows ? this.rows.join(head.rest, rows) : head.rest);
+    if (transcript === undefined) return undefined;
+    this.counts.set(head.id, { rows: chunkCount(head.rows, ROWS_PER_CHUNK), messages: chunkCount(head.messages, MESSAGES_PER_CHUNK) });
+    return {
+      ...summaryOf(head),
+      turns: typeof head.turns === 'number' && head.turns >= 0 ? head.turns : 0,
+      transcript,
+      history,
+      ...(head.running === true ? { running: true } : {}),
+    };
+  }
+
+  /** All `count` items of a chat's chunks, or undefined when one is missing or unreadable. */
+  private async readChunks(id: string, kind: 'r' | 'h', count: number, size: number): Promise<unknown[] | undefined> {
+    const items: unknown[] = [];
+    for (let k = 0; k * size < count; k++) {
+      const name = chunkOf(id, kind, k);
+      const text = await this.blobs.read(name).catch(() => undefined);
+      if (text === undefined) return undefined;
+      let chunk: unknown;
+      try {
+        chunk = JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+      if (!Array.isArray(chunk)) return undefined;
+      this.known.set(name, text);
+      items.push(...(chunk as unknown[]));
+    }
+    return items.length === count ? items : undefined;
+  }
+
+  private async deleteChat(id: string): Promise<void> {
+    const counts = this.counts.get(id) ?? (await this.readCounts(id));
+    await this.deleteBlob(fileOf(id));
+    for (let k = 0; k < counts.rows; k++) await this.deleteBlob(chunkOf(id, 'r', k));
+    for (let k = 0; k < counts.messages; k++) await this.deleteBlob(chunkOf(id, 'h', k));
+    this.counts.delete(id);
+  }
+
+  private async deleteBlob(name: string): Promise<void> {
+    this.known.delete(name);
+    await this.blobs.delete(name).catch(() => undefined);
+  }
+
+  /**
+   * The one way a chat reaches the disk: every head, chunk and index goes through here. What is
+   * written down carries no secret (the transcript, the API history, the title); the live chat
+   * still shows what was typed, and signatures of thinking blocks stay byte for byte. A file
+   * whose text is the one last written or read here is neither redacted nor written again.
+   */
+  private async writeJson(name: string, value: unknown): Promise<void> {
+    const raw = JSON.stringify(value);
+    if (this.known.get(name) === raw) return;
+    const text = JSON.stringify(redactDeep(value, KEEP_AS_IS));
+    await this.blobs.write(name, text);
+    this.bytesWritten += text.length;
+    this.known.set(name, raw);
   }
 
   private parseChat(text: string | undefined, summary: ChatSummary): StoredChat<T> | undefined {
@@ -199,10 +346,33 @@ export class ChatArchive<T> {
 
   private async writeIndex(index: ChatIndex): Promise<void> {
     this.index = index;
-    await this.blobs.write(INDEX, JSON.stringify(index));
+    await this.writeJson(INDEX, index);
   }
 }
 
 function fileOf(id: string): string {
   return `${id}.json`;
+}
+
+function chunkOf(id: string, kind: 'r' | 'h', k: number): string {
+  return `${id}.${kind}${k}.json`;
+}
+
+function chunkCount(items: number, size: number): number {
+  return Math.ceil(items / size);
+}
+
+/** The head of a chunked chat, or undefined (not one: a version 1 chat, or unreadable). */
+function headOf(text: string | undefined, summary: ChatSummary): ChatHead | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isSummary(value) || value.id !== summary.id) return undefined;
+  const v = value as unknown as Record<string, unknown>;
+  if (v.version !== CHAT_VERSION || typeof v.rows !== 'number' || typeof v.messages !== 'number' || v.rows < 0 || v.messages < 0) return undefined;
+  return value as ChatHead;
 }

@@ -1,14 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { SECRET_FORMATS } from '../../support/secretFormats';
-import { ChatArchive, chatTitle, MAX_CHATS, TITLE_CHARS, type ChatBlobs, type StoredChat } from '../../../src/core/session/chatArchive';
+import { ChatArchive, chatTitle, MAX_CHATS, MESSAGES_PER_CHUNK, ROWS_PER_CHUNK, TITLE_CHARS, type ChatBlobs, type RowSplitter, type StoredChat } from '../../../src/core/session/chatArchive';
 
 /** Blobs in a map, as the extension's workspace storage holds them. */
-function memoryBlobs(): ChatBlobs & { files: Map<string, string> } {
+function memoryBlobs(): ChatBlobs & { files: Map<string, string>; writes: string[] } {
   const files = new Map<string, string>();
+  const writes: string[] = [];
   return {
     files,
+    writes,
     read: async (name) => files.get(name),
-    write: async (name, text) => void files.set(name, text),
+    write: async (name, text) => {
+      writes.push(name);
+      files.set(name, text);
+    },
     delete: async (name) => void files.delete(name),
   };
 }
@@ -43,8 +48,8 @@ describe('chat archive (Chat History)', () => {
     assert.equal(list.length, MAX_CHATS);
     assert.equal(list.at(-1)?.title, 'chat 4');
     assert.equal(await archive.load(chat(3).id), undefined);
-    assert.equal(blobs.files.size, MAX_CHATS + 1, 'one file per chat plus the index');
-    assert.ok(!blobs.files.has(`${chat(1).id}.json`));
+    assert.equal(blobs.files.size, 2 * MAX_CHATS + 1, 'per chat a head and a history chunk, plus the index');
+    assert.ok(![...blobs.files.keys()].some((k) => k.startsWith(chat(1).id)), 'the dropped chat leaves no file');
 
     // Updating an old chat moves it to the top instead of dropping it.
     await archive.save({ ...chat(4), updated: 1_000 });
@@ -103,6 +108,84 @@ describe('chat archive (Chat History)', () => {
     const back = (await archive.load(live.id))!;
     assert.deepEqual(back.transcript.rows, SECRET_FORMATS.map((f) => f.line.replace(f.secret, `[REDACTED:${f.kind}]`)));
     assert.equal((back.history[1] as { content: { signature?: string }[] }).content[0].signature, signature);
-    assert.equal((await archive.list())[0].title.startsWith(`use [REDACTED:${SECRET_FORMATS[0].kind}]`), true);
+    // Chat History as read back after a reload (the window's own list may show what was typed).
+    assert.equal((await new ChatArchive(blobs, parse).list())[0].title.startsWith(`use [REDACTED:${SECRET_FORMATS[0].kind}]`), true);
+  });
+
+  describe('stored in chunks', () => {
+    const rows: RowSplitter<Transcript> = {
+      split: ({ rows: r, ...rest }) => ({ rows: r, rest }),
+      join: (rest, r) => ({ ...(rest as object), rows: r }),
+    };
+    /** A chat of `n` rows, each a card output of a few KB, and as many history messages. */
+    function long(n: number): StoredChat<Transcript> {
+      const text = (i: number) => `row ${i} ${'output line\n'.repeat(300)}`;
+      return { ...chat(7), transcript: { rows: Array.from({ length: n }, (_, i) => text(i)) }, history: Array.from({ length: n }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` })) };
+    }
+
+    it('keeps a chat of 1,000 rows of several MB whole: nothing is cut, every row comes back after a reload', async () => {
+      const blobs = memoryBlobs();
+      const big = long(1_000);
+      await new ChatArchive(blobs, parse, MAX_CHATS, rows).save(big, { current: true });
+      assert.ok([...blobs.files.values()].reduce((n, t) => n + t.length, 0) > 3_000_000, 'several MB on disk');
+      const back = await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(big.id);
+      assert.deepEqual(back, big);
+    });
+
+    it('a save writes only the chunks that changed and the head: appending rows costs the last chunk, not the chat', async () => {
+      const blobs = memoryBlobs();
+      const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      const big = long(300);
+      await archive.save(big);
+      blobs.writes.length = 0;
+      const before = archive.bytesWritten;
+      const more = { ...big, updated: 99, transcript: { rows: [...big.transcript.rows, 'one more row'] }, history: [...big.history, { role: 'user', content: 'again' }] };
+      await archive.save(more);
+      const last = Math.floor(300 / ROWS_PER_CHUNK);
+      assert.deepEqual(blobs.writes.sort(), [`${big.id}.h${Math.floor(300 / MESSAGES_PER_CHUNK)}.json`, `${big.id}.json`, `${big.id}.r${last}.json`, 'index.json'].sort());
+      assert.ok(archive.bytesWritten - before < 100_000, `${archive.bytesWritten - before} bytes for one more row of a ${before}-byte chat`);
+      // A reopened archive (another window) knows the chunks it read: saving again writes only the head.
+      const reopened = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      assert.deepEqual(await reopened.load(big.id), more);
+      blobs.writes.length = 0;
+      await reopened.save({ ...more, updated: 100 });
+      assert.deepEqual(blobs.writes.sort(), [`${big.id}.json`, 'index.json']);
+    });
+
+    it('a shorter chat (rows voided by a retry) deletes the chunks past its end; deleting a chat deletes all its chunks', async () => {
+      const blobs = memoryBlobs();
+      const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      const big = long(100);
+      await archive.save(big);
+      await archive.save({ ...big, transcript: { rows: big.transcript.rows.slice(0, 20) }, history: big.history.slice(0, 10) });
+      const names = [...blobs.files.keys()].filter((k) => k.startsWith(big.id)).sort();
+      assert.deepEqual(names, [`${big.id}.h0.json`, `${big.id}.h1.json`, `${big.id}.json`, `${big.id}.r0.json`, `${big.id}.r1.json`].sort());
+      assert.equal((await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(big.id))?.transcript.rows.length, 20);
+      assert.equal(await archive.remove(big.id), true);
+      assert.deepEqual([...blobs.files.keys()], ['index.json']);
+    });
+
+    it('a missing chunk makes the chat unreadable (it leaves the list) rather than coming back with a hole', async () => {
+      const blobs = memoryBlobs();
+      const big = long(40);
+      await new ChatArchive(blobs, parse, MAX_CHATS, rows).save(big);
+      blobs.files.delete(`${big.id}.r1.json`);
+      const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      assert.equal(await archive.load(big.id), undefined);
+      assert.deepEqual(await archive.list(), []);
+    });
+
+    it('migrates a chat saved whole in one file (before chunks): read as it was, rewritten in chunks on load', async () => {
+      const blobs = memoryBlobs();
+      const old = long(50);
+      blobs.files.set(`${old.id}.json`, JSON.stringify(old));
+      blobs.files.set('index.json', JSON.stringify({ version: 1, current: old.id, chats: [{ id: old.id, title: old.title, created: old.created, updated: old.updated, folder: old.folder, folderName: old.folderName }] }));
+      const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      assert.equal(await archive.current(), old.id);
+      assert.deepEqual(await archive.load(old.id), old);
+      assert.ok(blobs.files.has(`${old.id}.r3.json`) && blobs.files.has(`${old.id}.h6.json`), 'rewritten in chunks');
+      assert.ok((blobs.files.get(`${old.id}.json`) ?? '').length < 2_000, 'the head is small');
+      assert.deepEqual(await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(old.id), old);
+    });
   });
 });
