@@ -282,6 +282,7 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
     script: (next: MockStep[]) => {
       steps.splice(0, steps.length, ...next);
       served = 0;
+      stepIndex = 0;
       faultUses.clear();
       requests.length = 0;
     },
