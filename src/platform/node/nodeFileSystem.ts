@@ -15,6 +15,8 @@ const SHARED_DIR_MODE = 0o777;
 const READ_FLAGS = FS.O_RDONLY | FS.O_NOFOLLOW;
 const CREATE_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 const OVERWRITE_FLAGS = FS.O_WRONLY | FS.O_TRUNC | FS.O_NOFOLLOW;
+/** Appends never create: a journal segment is made whole (atomic write) and only then grown. */
+const APPEND_FLAGS = FS.O_WRONLY | FS.O_APPEND | FS.O_NOFOLLOW;
 
 /**
  * Metadata look-ups (lstat, stat, realpath) are synchronous on purpose: the engine stats every
@@ -120,6 +122,48 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       }
     } catch (e) {
       throw toFsError(e, 'writeFile', rel);
+    }
+  }
+
+  /** One O_APPEND write to an existing file (never created here, never through a link). */
+  async append(rel: string, data: Uint8Array): Promise<void> {
+    const host = this.hostPath('append', rel);
+    try {
+      this.confineParent('append', rel);
+      const handle = await fsp.open(host, APPEND_FLAGS);
+      try {
+        let done = 0;
+        while (done < data.length) done += (await handle.write(data, done, data.length - done)).bytesWritten;
+      } finally {
+        await handle.close();
+      }
+    } catch (e) {
+      throw toFsError(e, 'append', rel);
+    }
+  }
+
+  /** The file's bytes from `offset` to its end (O_NOFOLLOW: a link is refused). */
+  async readFrom(rel: string, offset: number): Promise<Uint8Array> {
+    const host = this.hostPath('readFrom', rel);
+    try {
+      this.confineParent('readFrom', rel);
+      const handle = await fsp.open(host, READ_FLAGS);
+      try {
+        const { size } = await handle.stat();
+        if (size <= offset) return new Uint8Array(0);
+        const out = Buffer.allocUnsafe(size - offset);
+        let done = 0;
+        while (done < out.length) {
+          const { bytesRead } = await handle.read(out, done, out.length - done, offset + done);
+          if (bytesRead === 0) break;
+          done += bytesRead;
+        }
+        return out.subarray(0, done);
+      } finally {
+        await handle.close();
+      }
+    } catch (e) {
+      throw toFsError(e, 'readFrom', rel);
     }
   }
 
