@@ -1,4 +1,4 @@
-import { constants as FS, fchmodSync, lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants as FS, fchmodSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { FileType, invalidStorePathReason, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
@@ -125,42 +125,46 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     }
   }
 
-  /** One O_APPEND write to an existing file (never created here, never through a link). */
+  /**
+   * One O_APPEND write to an existing file (never created here, never through a link).
+   * Synchronous, like the metadata look-ups: a journal frame is a few hundred bytes, and four
+   * thread-pool round trips (open, write, close) cost more than the writes themselves.
+   */
   async append(rel: string, data: Uint8Array): Promise<void> {
     const host = this.hostPath('append', rel);
     try {
       this.confineParent('append', rel);
-      const handle = await fsp.open(host, APPEND_FLAGS);
+      const fd = openSync(host, APPEND_FLAGS);
       try {
         let done = 0;
-        while (done < data.length) done += (await handle.write(data, done, data.length - done)).bytesWritten;
+        while (done < data.length) done += writeSync(fd, data, done, data.length - done);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     } catch (e) {
       throw toFsError(e, 'append', rel);
     }
   }
 
-  /** The file's bytes from `offset` to its end (O_NOFOLLOW: a link is refused). */
+  /** The file's bytes from `offset` to its end (O_NOFOLLOW: a link is refused); synchronous like append. */
   async readFrom(rel: string, offset: number): Promise<Uint8Array> {
     const host = this.hostPath('readFrom', rel);
     try {
       this.confineParent('readFrom', rel);
-      const handle = await fsp.open(host, READ_FLAGS);
+      const fd = openSync(host, READ_FLAGS);
       try {
-        const { size } = await handle.stat();
+        const { size } = fstatSync(fd);
         if (size <= offset) return new Uint8Array(0);
         const out = Buffer.allocUnsafe(size - offset);
         let done = 0;
         while (done < out.length) {
-          const { bytesRead } = await handle.read(out, done, out.length - done, offset + done);
-          if (bytesRead === 0) break;
-          done += bytesRead;
+          const n = readSync(fd, out, done, out.length - done, offset + done);
+          if (n === 0) break;
+          done += n;
         }
         return out.subarray(0, done);
       } finally {
-        await handle.close();
+        closeSync(fd);
       }
     } catch (e) {
       throw toFsError(e, 'readFrom', rel);

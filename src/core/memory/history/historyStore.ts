@@ -18,7 +18,7 @@
 import { isFsError, FileType } from '../fileSystem';
 import { META_FOLDER } from '../paths';
 import type { SafeStore } from '../store';
-import { applyDelta, encodeRecord, parseRecords, storageFor, type JournalRecord, type VersionRecord } from './journal';
+import { applyDelta, encodeFrame, encodeRecord, parseRecords, storageFor, type JournalRecord, type VersionRecord } from './journal';
 import { ensureMetaFolder } from './metaFolder';
 import { sha256Hex } from './sha256';
 import type { Author, HistoryEntry, HistoryOp, HistoryRetention } from './types';
@@ -30,10 +30,14 @@ const LEGACY = { versions: `${HISTORY_FOLDER}/v`, blobs: `${HISTORY_FOLDER}/b`, 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Versions older than the day limit are looked for at most this often. */
 const AGE_PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** A segment is compacted once it holds at least this many dropped versions, and as many as half its kept ones. */
+/** A segment is compacted once it holds at least this many dropped versions, and as many as a quarter of its kept ones. */
 const COMPACT_MIN_DROPPED = 64;
 /** Decoded contents kept in memory (the bases of the next deltas, the versions last viewed). */
 const DECODED_CACHE = 256;
+/** Versions per frame in a compacted segment (compressed together, read together). */
+const FRAME_RECORDS = 256;
+/** Versions appended one frame each before the segment is rewritten in frames of FRAME_RECORDS. */
+const REPACK_MIN_APPENDED = 256;
 
 export function segmentFile(epoch: number): string {
   return `${HISTORY_FOLDER}/journal-${String(epoch).padStart(6, '0')}`;
@@ -79,6 +83,8 @@ export class MemoryHistory {
   private leftover = 0;
   private lastVersion = 0;
   private lastAgePrune = 0;
+  /** Version frames appended (by anyone) since the segment was last written whole. */
+  private appended = 0;
   readonly compactions: CompactionStats = { count: 0, lastMs: 0, maxMs: 0 };
 
   constructor(
@@ -151,17 +157,42 @@ export class MemoryHistory {
       ...(change.restoredFrom !== undefined ? { restoredFrom: change.restoredFrom } : {}),
     };
     const record = this.encodeAgainst(entry, stored, this.latestByPath, this.byBlob, (v) => this.depthOf(v), (v) => this.storedOf(v));
-    const frame = encodeRecord(record);
+    // Retention's drops go in the same frame (one append): every reader hides them with the new version.
+    const drop = this.dropsWith(entry);
+    const records: JournalRecord[] = drop.length > 0 ? [record, { k: 'drop', versions: drop }] : [record];
+    const frame = encodeFrame(records);
     if (this.epoch === undefined) {
       await this.startSegment(1, frame);
     } else {
       await this.store.appendFile(segmentFile(this.epoch), frame);
       this.offset += frame.length;
     }
-    this.apply(record);
+    for (const r of records) this.apply(r);
+    this.appended++;
     this.remember(entry.version, stored);
-    await this.pruneIfNeeded(entry.path);
+    if (this.compactionDue()) await this.compact();
     return entry;
+  }
+
+  /** What retention drops once `entry` is recorded (checked only when a limit may be passed, or hourly for age). */
+  private dropsWith(entry: HistoryEntry): number[] {
+    const now = this.now();
+    const perFile = (this.perPath.get(entry.path) ?? 0) + 1;
+    const dueByAge = now - this.lastAgePrune > AGE_PRUNE_EVERY_MS;
+    const bytes = this.bytes + (this.blobRefs.has(entry.blob) ? 0 : entry.size);
+    if (perFile <= this.retention.maxVersionsPerFile && !dueByAge && bytes <= this.retention.maxBytes) return [];
+    if (dueByAge) this.lastAgePrune = now;
+    return [...droppable([...this.sorted, entry], this.retention, now)].sort((a, b) => a - b);
+  }
+
+  /**
+   * Dropped versions make up a quarter of the kept ones; or many versions were appended one frame
+   * each since the segment was last written whole (compacted, they compress together to a
+   * fraction: the JSON of a version is too small for deflate on its own).
+   */
+  private compactionDue(): boolean {
+    if (this.dropped.size >= COMPACT_MIN_DROPPED && this.dropped.size * 4 >= this.sorted.length) return true;
+    return this.appended >= REPACK_MIN_APPENDED && this.appended * 8 >= this.sorted.length;
   }
 
   /** Drops what retention allows to drop, oldest first; never the newest version of a live file. */
@@ -176,19 +207,13 @@ export class MemoryHistory {
     await this.store.appendFile(segmentFile(this.epoch), frame);
     this.offset += frame.length;
     this.apply(record);
-    if (this.dropped.size >= COMPACT_MIN_DROPPED && this.dropped.size * 2 >= this.sorted.length) await this.compact();
+    if (this.compactionDue()) await this.compact();
     return drop.size;
   }
 
   /** Bytes of stored contents (each distinct content once). */
   storedBytes(): number {
     return this.bytes;
-  }
-
-  private async pruneIfNeeded(path: string): Promise<void> {
-    const perFile = this.perPath.get(path) ?? 0;
-    const dueByAge = this.now() - this.lastAgePrune > AGE_PRUNE_EVERY_MS;
-    if (perFile > this.retention.maxVersionsPerFile || dueByAge || this.bytes > this.retention.maxBytes) await this.prune();
   }
 
   /** Brings the records up to date with what other processes appended. */
@@ -233,6 +258,7 @@ export class MemoryHistory {
   private applyBytes(bytes: Uint8Array): void {
     const parsed = parseRecords(bytes, parseEntry);
     for (const record of parsed.records) this.apply(record);
+    this.appended += parsed.singles;
     this.offset += parsed.consumed;
     this.leftover = parsed.leftover;
   }
@@ -290,6 +316,7 @@ export class MemoryHistory {
     this.epoch = undefined;
     this.offset = 0;
     this.leftover = 0;
+    this.appended = 0;
   }
 
   /** A version record for `entry`, its stored bytes as a delta or reference where that is smaller. */
@@ -358,7 +385,7 @@ export class MemoryHistory {
     this.reset();
     this.epoch = (from ?? 0) + 1;
     for (const f of frames) {
-      this.apply(f.record);
+      for (const r of f.records) this.apply(r);
       this.offset += f.frame.length;
     }
     for (const k of kept.slice(-DECODED_CACHE / 2)) this.remember(k.entry.version, k.bytes);
@@ -368,17 +395,25 @@ export class MemoryHistory {
     this.compactions.maxMs = Math.max(this.compactions.maxMs, ms);
   }
 
-  /** The frames of a fresh segment holding `kept` (oldest first), led by a record of the last version number used. */
-  private framesOf(kept: readonly { entry: HistoryEntry; bytes: Uint8Array }[], last: number): { record: JournalRecord; frame: Uint8Array }[] {
-    const lead: JournalRecord = { k: 'drop', versions: [], last };
-    const out: { record: JournalRecord; frame: Uint8Array }[] = [{ record: lead, frame: encodeRecord(lead) }];
+  /**
+   * The frames of a fresh segment holding `kept` (oldest first), led by a record of the last
+   * version number used, FRAME_RECORDS versions to a frame. A version whose delta base is kept
+   * keeps its stored body as it is; the others are encoded again against the kept versions.
+   */
+  private framesOf(kept: readonly { entry: HistoryEntry; bytes: Uint8Array }[], last: number): { records: JournalRecord[]; frame: Uint8Array }[] {
     const latestByPath = new Map<string, number>();
     const byBlob = new Map<string, number>();
     const depth = new Map<number, number>();
     const bytesOf = new Map<number, Uint8Array>();
+    const all: JournalRecord[] = [{ k: 'drop', versions: [], last }];
     for (const { entry, bytes } of kept) {
-      const record = this.encodeAgainst(entry, bytes, latestByPath, byBlob, (v) => depth.get(v) ?? 0, (v) => bytesOf.get(v));
-      out.push({ record, frame: encodeRecord(record) });
+      const old = this.records.get(entry.version);
+      const reusable = old !== undefined && old.storage.s !== 'full' && depth.has(old.storage.b) && (depth.get(old.storage.b) ?? 0) + 1 === old.storage.d;
+      const record: VersionRecord =
+        old !== undefined && (old.storage.s === 'full' || reusable)
+          ? old
+          : this.encodeAgainst(entry, bytes, latestByPath, byBlob, (v) => depth.get(v) ?? 0, (v) => bytesOf.get(v));
+      all.push(record);
       depth.set(entry.version, record.storage.s === 'full' ? 0 : record.storage.d);
       // Only the newest content of each path is a delta base: the others can go.
       const previous = latestByPath.get(entry.path);
@@ -386,6 +421,11 @@ export class MemoryHistory {
       bytesOf.set(entry.version, bytes);
       latestByPath.set(entry.path, entry.version);
       byBlob.set(entry.blob, entry.version);
+    }
+    const out: { records: JournalRecord[]; frame: Uint8Array }[] = [];
+    for (let i = 0; i < all.length; i += FRAME_RECORDS) {
+      const records = all.slice(i, i + FRAME_RECORDS);
+      out.push({ records, frame: encodeFrame(records) });
     }
     return out;
   }
@@ -451,7 +491,7 @@ export class MemoryHistory {
     this.reset();
     this.epoch = 1;
     for (const f of frames) {
-      this.apply(f.record);
+      for (const r of f.records) this.apply(r);
       this.offset += f.frame.length;
     }
     await this.removeLegacy();

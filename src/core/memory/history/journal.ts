@@ -4,8 +4,10 @@
  *
  *   [u32 LE length][zlib stream of `length` bytes]
  *
- * The zlib stream (node:zlib deflate, whose trailer is an Adler-32 of the inflated bytes) holds
- * one JSON line (the record's metadata) then the record's body bytes. A frame is appended with
+ * The zlib stream (node:zlib deflate with a preset dictionary, whose trailer is an Adler-32 of the
+ * inflated bytes) holds one or more records, each a JSON line (its metadata, with `n`, the body's
+ * length) then its body bytes: a version with the versions retention drops as it is recorded, or
+ * a compacted segment's versions a few hundred to a frame (compressed together). A frame is appended with
  * one O_APPEND write, the commit point of a version; a writer killed mid-write leaves a short
  * frame (its length runs past the end) or one whose checksum fails, and the reader stops there:
  * everything before is intact, the torn tail is ignored (and dropped by the next writer, which
@@ -49,17 +51,45 @@ export interface DropRecord {
 export type JournalRecord = VersionRecord | DropRecord;
 
 const enc = new TextEncoder();
+/**
+ * A preset deflate dictionary (RFC 1950): most records are a small JSON line and a short patch,
+ * too small for deflate to find repeats within one record, so the repeats are given up front.
+ * Changing it makes old frames unreadable: a new format needs a new dictionary id in the frame.
+ */
+const DICTIONARY = new TextEncoder().encode(
+  '{"k":"drop","v":[],"last":0}{"k":"v","e":{"version":0,"time":17,"op":"create","path":"","author":{"name":"exec"},"sha256":"","size":0,"oldPath":"","restoredFrom":0,"redacted":true,' +
+    '"author":{"name":"chat","session":"","turn":0,"title":""},"author":{"name":"user"},"author":{"name":"mcp:"},"author":{"name":"run"},"author":{"name":"lm-tool"},"author":{"name":"expiry"},' +
+    '"op":"str_replace","op":"insert","op":"edit","op":"delete","op":"rename","op":"restore","blob":""},"s":"full"}"s":"same","b":0,"d":1}"s":"delta","b":0,"d":1}\n' +
+    '@@ -1,0 +1,1 @@\n-\n+\n\\ No newline at end of file\n@@ -1,1 +1,1 @@\n.md"},"s":"delta","b":',
+);
 const dec = new TextDecoder();
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function encodeRecord(record: JournalRecord): Uint8Array {
-  const meta = record.k === 'v' ? { k: 'v', e: record.entry, ...record.storage } : { k: 'drop', v: record.versions, ...(record.last !== undefined ? { last: record.last } : {}) };
-  const head = enc.encode(`${JSON.stringify(meta)}\n`);
-  const body = record.k === 'v' ? record.body : new Uint8Array(0);
-  const plain = new Uint8Array(head.length + body.length);
-  plain.set(head, 0);
-  plain.set(body, head.length);
-  const packed = deflateSync(plain);
+  return encodeFrame([record]);
+}
+
+/**
+ * One frame holding `records` (written with one append: all or none of them count). Each record
+ * is a JSON line, then `n` body bytes; several records in one zlib stream compress together.
+ */
+export function encodeFrame(records: readonly JournalRecord[]): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const record of records) {
+    const body = record.k === 'v' ? record.body : new Uint8Array(0);
+    const meta =
+      record.k === 'v'
+        ? { k: 'v', e: withoutBlob(record.entry), ...record.storage, ...(body.length > 0 ? { n: body.length } : {}) }
+        : { k: 'drop', v: record.versions, ...(record.last !== undefined ? { last: record.last } : {}) };
+    parts.push(enc.encode(`${JSON.stringify(meta)}\n`), body);
+  }
+  const plain = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    plain.set(p, at);
+    at += p.length;
+  }
+  const packed = deflateSync(plain, { dictionary: DICTIONARY });
   const frame = new Uint8Array(4 + packed.length);
   new DataView(frame.buffer).setUint32(0, packed.length, true);
   frame.set(packed, 4);
@@ -72,6 +102,8 @@ export interface Parsed {
   consumed: number;
   /** Bytes after the last valid frame: a write in progress or a torn tail. */
   leftover: number;
+  /** Frames of one version each (appended by a writer, not yet compacted together). */
+  singles: number;
 }
 
 /** The whole valid frames at the start of `bytes`; stops at the first short or damaged one. */
@@ -79,29 +111,45 @@ export function parseRecords(bytes: Uint8Array, parseEntry: (v: unknown) => Hist
   const records: JournalRecord[] = [];
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
+  let singles = 0;
   while (bytes.length - at >= 4) {
     const length = view.getUint32(at, true);
     if (length === 0 || at + 4 + length > bytes.length) break;
     let plain: Uint8Array;
     try {
-      plain = inflateSync(bytes.subarray(at + 4, at + 4 + length));
+      plain = inflateSync(bytes.subarray(at + 4, at + 4 + length), { dictionary: DICTIONARY });
     } catch {
       break; // Checksum or stream damage: a torn tail.
     }
-    const nl = plain.indexOf(10);
-    if (nl < 0) break;
+    const items = itemsOf(plain, parseEntry);
+    if (items === undefined) break;
+    at += 4 + length;
+    records.push(...items);
+    if (items.filter((r) => r.k === 'v').length === 1) singles++;
+  }
+  return { records, consumed: at, leftover: bytes.length - at, singles };
+}
+
+/** The records of one inflated frame; undefined when it does not parse (treated as damage). Records not ours (a newer format) are skipped. */
+function itemsOf(plain: Uint8Array, parseEntry: (v: unknown) => HistoryEntry | undefined): JournalRecord[] | undefined {
+  const out: JournalRecord[] = [];
+  let at = 0;
+  while (at < plain.length) {
+    const nl = plain.indexOf(10, at);
+    if (nl < 0) return undefined;
     let meta: Record<string, unknown>;
     try {
-      meta = JSON.parse(dec.decode(plain.subarray(0, nl))) as Record<string, unknown>;
+      meta = JSON.parse(dec.decode(plain.subarray(at, nl))) as Record<string, unknown>;
     } catch {
-      break;
+      return undefined;
     }
-    const record = recordOf(meta, plain.subarray(nl + 1), parseEntry);
-    at += 4 + length;
-    // A frame that is whole and checksummed but not ours (a newer format) is skipped, never fatal.
-    if (record !== undefined) records.push(record);
+    const n = Number.isSafeInteger(meta.n) && (meta.n as number) >= 0 ? (meta.n as number) : 0;
+    if (nl + 1 + n > plain.length) return undefined;
+    const record = recordOf(meta, plain.subarray(nl + 1, nl + 1 + n), parseEntry);
+    if (record !== undefined) out.push(record);
+    at = nl + 1 + n;
   }
-  return { records, consumed: at, leftover: bytes.length - at };
+  return out;
 }
 
 function recordOf(meta: Record<string, unknown>, body: Uint8Array, parseEntry: (v: unknown) => HistoryEntry | undefined): JournalRecord | undefined {
@@ -110,7 +158,9 @@ function recordOf(meta: Record<string, unknown>, body: Uint8Array, parseEntry: (
     return { k: 'drop', versions, ...(Number.isSafeInteger(meta.last) ? { last: meta.last as number } : {}) };
   }
   if (meta.k !== 'v') return undefined;
-  const entry = parseEntry(meta.e);
+  // `blob` is left out when it is the content's own SHA-256 (no redaction): half the hex of a record.
+  const e = meta.e as Record<string, unknown> | null;
+  const entry = parseEntry(e !== null && typeof e === 'object' && e.blob === undefined ? { ...e, blob: e.sha256 } : e);
   if (entry === undefined) return undefined;
   const b = meta.b as number;
   const d = meta.d as number;
@@ -148,10 +198,20 @@ function textPatch(from: Uint8Array, to: Uint8Array): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-  const patch = createPatch('', a, b, '', '', { context: 0 });
+  const unified = createPatch('', a, b, '', '', { context: 0 });
+  // The hunks alone: the file-name header lines say nothing here.
+  const at = unified.indexOf('@@');
+  const patch = at < 0 ? '' : unified.slice(at);
   // The library's own applier must give back these very bytes (line endings, a missing final newline).
   if (applyPatch(a, patch) !== b) return undefined;
   return enc.encode(patch);
+}
+
+function withoutBlob(entry: HistoryEntry): Omit<HistoryEntry, 'blob'> & { blob?: string } {
+  if (entry.blob !== entry.sha256) return entry;
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { blob: _blob, ...rest } = entry;
+  return rest;
 }
 
 /** `base` with the stored delta applied. */
