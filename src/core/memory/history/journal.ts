@@ -209,7 +209,6 @@ function textPatch(from: Uint8Array, to: Uint8Array): Uint8Array | undefined {
 
 function withoutBlob(entry: HistoryEntry): Omit<HistoryEntry, 'blob'> & { blob?: string } {
   if (entry.blob !== entry.sha256) return entry;
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   const { blob: _blob, ...rest } = entry;
   return rest;
 }
