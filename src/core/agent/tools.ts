@@ -76,7 +76,8 @@ export type ApprovalRequest =
       /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
       prefixes: string[];
     }
-  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string };
+  /** `protected`: why the place is protected (code runs there); the card says it. */
+  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string; protected?: string };
 
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
