@@ -78,7 +78,11 @@ export function loadShellParser(): Promise<ShellParser> {
 }
 
 async function load(): Promise<ShellParser> {
-  const { Parser, Language } = await import('web-tree-sitter');
+  // require, not import(): bundlers then take the package's CommonJS build, which finds its files
+  // by __dirname (the ES module build needs import.meta.url, which a CommonJS bundle lacks). The
+  // module body still runs only here, on first use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Parser, Language } = require('web-tree-sitter') as typeof import('web-tree-sitter');
   await Parser.init({ locateFile: () => wasmPath('web-tree-sitter/tree-sitter.wasm', 'tree-sitter.wasm') });
   const bash = await Language.load(wasmPath('tree-sitter-bash/tree-sitter-bash.wasm', 'tree-sitter-bash.wasm'));
   const parser = new Parser();
