@@ -132,6 +132,21 @@ export function prefixOf(part: CommandPart): string | undefined {
 
 /** A rule's words; a rule is parsed like a command so quoting means the same in both. */
 export function ruleWords(parser: ShellParser, rule: string): string[] {
+  let cache = RULE_CACHE.get(parser);
+  if (!cache) RULE_CACHE.set(parser, (cache = new Map()));
+  let words = cache.get(rule);
+  if (words === undefined) {
+    words = parseRule(parser, rule);
+    // Rules are few and short; the cap only guards against a caller passing commands as rules.
+    if (cache.size < 10_000) cache.set(rule, words);
+  }
+  return words;
+}
+
+/** Rules parsed once per parser (the defaults are judged against on every command). */
+const RULE_CACHE = new WeakMap<ShellParser, Map<string, string[]>>();
+
+function parseRule(parser: ShellParser, rule: string): string[] {
   const trimmed = rule.trim();
   if (trimmed === '*') return ['*'];
   const parsed = parser.parse(trimmed);
