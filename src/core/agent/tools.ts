@@ -82,10 +82,22 @@ export type ApprovalRequest =
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
 
+/** A decision with what it said: `rule`, the one prefix "Always allow" remembers; `reason`, why the user denied (sent to Claude). */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  rule?: string;
+  reason?: string;
+}
+
+/** The answer of a decision given either way. */
+export function answerOf(value: ApprovalDecision | ApprovalAnswer): ApprovalAnswer {
+  return typeof value === 'string' ? { decision: value } : value;
+}
+
 /**
  * Asks the user. The chat answers through buttons on the call's card; the CLI answers from its
  * flags (nobody can click there). Resolves `deny` when the signal fires.
  */
 export interface ToolApprover {
-  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision>;
+  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision | ApprovalAnswer>;
 }

@@ -6,7 +6,7 @@
  * refuses it without asking.
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentTool, AgentToolLabel, AgentToolResult, ToolApprover, ToolCallContext } from '../agent/tools';
+import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext } from '../agent/tools';
 import { judgeCommand, withReadOnlyGit, type CommandRules } from './commandRules';
 import { OutputCapture } from './outputCap';
 
@@ -123,9 +123,16 @@ export class BashTool implements AgentTool {
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }
-    const decision = await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal);
-    if (decision === 'deny' || context.signal?.aborted) return error('Error: the user declined to run this command; nothing was run.');
-    if (decision === 'always' && verdict.prefixes.length > 0) this.options.remember?.(verdict.prefixes);
+    const answer = answerOf(await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal));
+    if (answer.decision === 'deny' || context.signal?.aborted) {
+      const reason = answer.reason?.trim();
+      return error(`Error: the user declined to run this command; nothing was run.${reason ? ` The user said: ${reason}` : ''}`);
+    }
+    if (answer.decision === 'always') {
+      // One rule per answer: the part the user chose (a compound command offers one per part).
+      const chosen = answer.rule === undefined ? verdict.prefixes : verdict.prefixes.filter((p) => p === answer.rule);
+      if (chosen.length > 0) this.options.remember?.(chosen);
+    }
     return command;
   }
 

@@ -12,7 +12,7 @@
  * without --allow-edits).
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentTool, AgentToolLabel, AgentToolResult, ToolApprover, ToolCallContext } from '../agent/tools';
+import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext } from '../agent/tools';
 import { MemoryError, isMemoryError } from '../memory/errors';
 import type { MemoryFileSystem } from '../memory/fileSystem';
 import { formatSize, formatSizePair } from '../memory/format';
@@ -243,14 +243,14 @@ export class TextEditorTool implements AgentTool {
       if (guarded.mode === 'refuse') throw new MemoryError(editorMessages.protectedPath(path.display, risk, guarded.how));
       if (guarded.mode === 'ask') {
         if (!this.options.approver) throw new MemoryError(editorMessages.protectedPath(path.display, risk, ''));
-        const decision = await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after, protected: risk }, context.signal);
-        return decision !== 'deny' && !context.signal?.aborted;
+        const answer = answerOf(await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after, protected: risk }, context.signal));
+        return answer.decision !== 'deny' && !context.signal?.aborted;
       }
     }
     if (policy.mode === 'apply') return true;
     if (!this.options.approver) throw new MemoryError(editorMessages.declined(path.display));
-    const decision = await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after }, context.signal);
-    return decision !== 'deny' && !context.signal?.aborted;
+    const answer = answerOf(await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after }, context.signal));
+    return answer.decision !== 'deny' && !context.signal?.aborted;
   }
 
   private encode(path: WorkspacePath, text: string, bom: boolean): Uint8Array {
