@@ -29,6 +29,10 @@ apt_install() {
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# The OS sandbox of the bash tool (@anthropic-ai/sandbox-runtime on Linux): bubblewrap, socat, ripgrep.
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v socat >/dev/null 2>&1 || need+=(socat)
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 if ! cs_installed; then
   command -v rg >/dev/null 2>&1 || need+=(ripgrep)
   command -v python3 >/dev/null 2>&1 || need+=(python3)

@@ -10,6 +10,7 @@ import type { AgentTool } from '../core/agent/tools';
 import { BashTool } from '../core/workspace/bashTool';
 import { TextEditorTool } from '../core/workspace/editor';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { resetSandbox, SANDBOX_INSTALL_HINT, sandboxUnavailableReason, type SandboxPolicy } from '../platform/node/commandSandbox';
 import { PersistentShell } from '../platform/node/persistentShell';
 import { CLI_NAME } from './args';
 
@@ -17,12 +18,20 @@ export interface RunToolFlags {
   allowEdits: boolean;
   allowCommands: readonly string[];
   commandTimeoutSeconds: number;
+  /** `--allow-domain HOST` (repeatable): hosts commands may reach through the sandbox's proxy. */
+  allowDomains: readonly string[];
+  /** `--no-sandbox`. */
+  noSandbox: boolean;
+  /** The environment commands start from (secrets are removed from it). Default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface RunTools {
   tools: AgentTool[];
   systemPrompt: string;
-  dispose(): void;
+  /** Undefined when commands run in the OS sandbox, else the sentence for stderr. */
+  unsandboxed?: string;
+  dispose(): Promise<void>;
 }
 
 const SHELL = '/bin/bash';
@@ -40,8 +49,16 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
     onInternalError,
   });
   const canRunShell = process.platform !== 'win32';
+  const why = flags.noSandbox ? 'the sandbox is off (--no-sandbox)' : sandboxUnavailableReason();
+  const sandbox: SandboxPolicy | undefined =
+    why === undefined ? { workspace, memoryFolder: path.join(workspace, memoryFolder), allowedDomains: () => flags.allowDomains } : undefined;
+  const unsandboxed =
+    why === undefined
+      ? undefined
+      : `commands run unsandboxed: ${why}; they can write anywhere you can and reach the network. To sandbox them, ${SANDBOX_INSTALL_HINT}.`;
   const bash = new BashTool({
-    shell: canRunShell ? () => new PersistentShell({ cwd: workspace, shellPath: SHELL }) : undefined,
+    shell: canRunShell ? () => new PersistentShell({ cwd: workspace, shellPath: SHELL, sandbox, env: flags.env }) : undefined,
+    sandboxed: () => sandbox !== undefined,
     unavailable: 'Error: the bash tool is not available on Windows in this CLI.',
     policy: () => ({ mode: 'rules' }),
     rules: () => ({ allow: flags.allowCommands, deny: [] }),
@@ -58,5 +75,13 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
     date: isoDate(new Date()),
     editor: true,
   });
-  return { tools: [editor, bash], systemPrompt, dispose: () => bash.dispose() };
+  return {
+    tools: [editor, bash],
+    systemPrompt,
+    unsandboxed: canRunShell ? unsandboxed : undefined,
+    dispose: async () => {
+      bash.dispose();
+      await resetSandbox();
+    },
+  };
 }

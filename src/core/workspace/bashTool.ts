@@ -16,10 +16,24 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 /** Live output sent to the UI per command; beyond it the card says the rest went to the result only. */
 const STREAM_LIMIT = 512 * 1024;
 
+/**
+ * What the OS sandbox lets a command do: `read-only` (allowed only because the rules judge it
+ * read-only: nothing writable) or `workspace` (the user allowed it: the workspace folder and a
+ * private TMPDIR are writable, protected places excepted).
+ */
+export type CommandAccess = 'read-only' | 'workspace';
+
+/** Answer to a command's request for a host the user has not allowed. */
+export type NetworkDecision = 'once' | 'always' | 'deny';
+
 export interface ShellRunOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   onOutput(chunk: string): void;
+  /** Default read-only. Without a sandbox the shell cannot enforce it (the rules are the defence). */
+  access?: CommandAccess;
+  /** Asked when the command reaches for a host that is not allowed; without it the request is refused. */
+  askNetwork?(host: string, port: number | undefined): Promise<NetworkDecision>;
 }
 
 export interface ShellRunResult {
@@ -52,11 +66,23 @@ export interface BashToolOptions {
   remember?(prefixes: readonly string[]): void;
   timeoutMs?(): number;
   outputCap?: number;
+  /** Whether commands run in the OS sandbox (read on every command). Default false. */
+  sandboxed?(): boolean;
+  /**
+   * "Allow sandboxed commands": a command no rule allows runs without asking, in the sandbox with
+   * workspace access. Honoured only while sandboxed() is true.
+   */
+  autoAllow?(): boolean;
+  /** Shown once, on the first command's card, when commands run without the sandbox. */
+  unsandboxedNotice?: string;
+  /** The chat's question on the command's card for a host nobody allowed (Allow once / Always / Deny). */
+  askNetwork?(request: { toolUseId: string; command: string; host: string; port: number | undefined }, signal?: AbortSignal): Promise<NetworkDecision>;
 }
 
 export class BashTool implements AgentTool {
   readonly name = BASH_TOOL.name;
   private session: ShellSession | undefined;
+  private noticeShown = false;
 
   constructor(private readonly options: BashToolOptions) {}
 
@@ -94,9 +120,9 @@ export class BashTool implements AgentTool {
       return error('Error: Parameter `command` is required: the bash command to run (or `restart: true` to restart the shell).');
     }
     const consent = await this.consent(command, context);
-    if (consent !== undefined) return consent;
+    if (typeof consent !== 'string') return consent;
     if (context.signal?.aborted) return error('Error: the command was cancelled before it ran; nothing was run.');
-    return this.run(command, context);
+    return this.run(command, context, consent);
   }
 
   /** Shell of this chat, started on first use. */
@@ -110,29 +136,46 @@ export class BashTool implements AgentTool {
     this.session = undefined;
   }
 
-  /** Undefined when the command may run, else the refusal. */
-  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | undefined> {
-    const verdict = judgeCommand(command, this.options.rules());
-    if (verdict.kind === 'allowed') return undefined;
+  /** The access the command runs with when it may run, else the refusal. */
+  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | CommandAccess> {
+    const rules = this.options.rules();
+    const verdict = judgeCommand(command, rules);
+    if (verdict.kind === 'allowed') {
+      // Allowed by a rule of the user (settings, Always, a CLI flag): it may write the workspace.
+      // Allowed only by the read-only defaults: the sandbox makes it read-only in fact.
+      // (A command no rule at all is needed for — no simple command the parser could see — is
+      // read-only too: the rules cannot vouch for what it does.)
+      const byUser = judgeCommand(command, { ...rules, defaults: false }).kind === 'allowed';
+      const byNothing = judgeCommand(command, { allow: [], deny: [], defaults: false }).kind === 'allowed';
+      return byUser && !byNothing ? 'workspace' : 'read-only';
+    }
     if (verdict.kind === 'denied') {
       return error(`Error: the command was not run: \`${short(verdict.part)}\` matches the deny rule "${verdict.rule}" in the user's settings.`);
     }
+    if (this.options.sandboxed?.() === true && this.options.autoAllow?.() === true) return 'workspace';
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }
     const decision = await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal);
     if (decision === 'deny' || context.signal?.aborted) return error('Error: the user declined to run this command; nothing was run.');
     if (decision === 'always' && verdict.prefixes.length > 0) this.options.remember?.(verdict.prefixes);
-    return undefined;
+    return 'workspace';
   }
 
-  private async run(command: string, context: ToolCallContext): Promise<AgentToolResult> {
+  private async run(command: string, context: ToolCallContext, access: CommandAccess): Promise<AgentToolResult> {
+    if (this.options.unsandboxedNotice !== undefined && this.options.sandboxed?.() !== true && !this.noticeShown) {
+      this.noticeShown = true;
+      context.onOutput(`[${this.options.unsandboxedNotice}]\n`);
+    }
+    const askNetwork = this.options.askNetwork;
     const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
     let streamed = 0;
     const timeoutMs = this.options.timeoutMs?.() ?? DEFAULT_COMMAND_TIMEOUT_MS;
     const result = await this.shell().run(command, {
       timeoutMs,
       signal: context.signal,
+      access,
+      askNetwork: askNetwork && ((host, port) => askNetwork({ toolUseId: context.toolUseId, command, host, port }, context.signal)),
       onOutput: (chunk) => {
         capture.add(chunk);
         if (streamed >= STREAM_LIMIT) return;
