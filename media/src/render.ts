@@ -226,7 +226,9 @@ function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallba
     const said: Record<Exclude<ToolApproval['state'], 'pending'>, string> =
       approval.kind === 'command'
         ? { once: 'Allowed once', always: `Always allowed here: ${approval.prefixes.join(', ')}`, deny: 'Denied' }
-        : { once: 'Accepted', always: 'Accepted', deny: 'Rejected' };
+        : approval.kind === 'network'
+          ? { once: `Allowed ${approval.host} once`, always: `Always allowed: ${approval.host}`, deny: `Denied ${approval.host}` }
+          : { once: 'Accepted', always: 'Accepted', deny: 'Rejected' };
     el.append(icon(approval.state === 'deny' ? 'circle-slash' : 'check'), document.createTextNode(` ${said[approval.state]}`));
     return el;
   }
@@ -240,6 +242,16 @@ function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallba
       ...(approval.prefixes.length > 0
         ? [cardButton(`Always allow ${approval.prefixes.map((p) => `"${p}"`).join(', ')} here`, 'check-all', { type: 'approve', entryId: id, decision: 'always' }, callbacks, 'secondary', 'allow-always')]
         : []),
+      cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
+    );
+    el.append(bar);
+  } else if (approval.kind === 'network') {
+    el.setAttribute('aria-label', 'A command asks to reach a host');
+    el.append(element('div', 'approval-question', 'The command wants to reach'), element('code', 'approval-command', approval.host));
+    const bar = element('div', 'error-actions');
+    bar.append(
+      cardButton('Allow once', 'check', { type: 'approve', entryId: id, decision: 'once' }, callbacks, 'button', 'allow-once'),
+      cardButton(`Always allow ${approval.host}`, 'check-all', { type: 'approve', entryId: id, decision: 'always' }, callbacks, 'secondary', 'allow-always'),
       cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
     );
     el.append(bar);

@@ -399,7 +399,9 @@ export class ChatTranscript {
     const approval: ToolApproval =
       request.kind === 'command'
         ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state }
-        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state };
+        : request.kind === 'network'
+          ? { kind: 'network', host: request.port === undefined ? request.host : `${request.host}:${request.port}`, state }
+          : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state };
     // While a question waits, nothing else says Claude is waiting for the user.
     return [this.upsert({ ...entry, approval }), ...this.setWorking(undefined)];
   }

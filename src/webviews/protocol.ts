@@ -31,7 +31,9 @@ export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
 
 export type ToolApproval =
   | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState }
-  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState };
+  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState }
+  /** A sandboxed command asks to reach `host` (Allow once / Always allow host / Deny). */
+  | { kind: 'network'; host: string; state: ApprovalState };
 
 /** A workspace edit on a card: its folder-relative path and size. `undone`: Undo restored the file. */
 export interface ToolEdit {

@@ -76,7 +76,9 @@ export type ApprovalRequest =
       /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
       prefixes: string[];
     }
-  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string };
+  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string }
+  /** A running sandboxed command reaches for a host nobody allowed: `always` adds the host to the user's allowed domains. */
+  | { kind: 'network'; toolUseId: string; command: string; host: string; port?: number };
 
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
