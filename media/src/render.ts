@@ -242,6 +242,9 @@ function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallba
       ...(approval.prefixes.length > 0
         ? [cardButton(`Always allow ${approval.prefixes.map((p) => `"${p}"`).join(', ')} here`, 'check-all', { type: 'approve', entryId: id, decision: 'always' }, callbacks, 'secondary', 'allow-always')]
         : []),
+      ...(approval.sandboxed
+        ? [cardButton('Allow sandboxed commands in this chat', 'shield', { type: 'approve', entryId: id, decision: 'sandboxed' }, callbacks, 'secondary', 'allow-sandboxed')]
+        : []),
       cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
     );
     el.append(bar);

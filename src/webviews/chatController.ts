@@ -18,7 +18,7 @@ import type { Logger } from '../platform/logger';
 import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
+import type { CardDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { ChatEdits, type UndoResult } from './chatEdits';
@@ -207,10 +207,16 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
-  approve(entryId: string, decision: ApprovalDecision): boolean {
+  approve(entryId: string, decision: CardDecision): boolean {
     const toolUseId = this.approvals.get(entryId);
     if (!toolUseId) return false;
     this.approvals.delete(entryId);
+    if (decision === 'sandboxed') {
+      // "Allow sandboxed commands in this chat": this command once, later ones without asking.
+      if (this.approver.waiting(toolUseId)?.kind !== 'command') return this.approver.decide(toolUseId, 'once');
+      this.tools?.set.allowSandboxedCommands();
+      return this.approver.decide(toolUseId, 'once');
+    }
     return this.approver.decide(toolUseId, decision);
   }
 

@@ -30,7 +30,7 @@ export type ToolChange =
 export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
 
 export type ToolApproval =
-  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState }
+  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState; sandboxed?: true }
   | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState }
   /** A sandboxed command asks to reach `host` (Allow once / Always allow host / Deny). */
   | { kind: 'network'; host: string; state: ApprovalState };
@@ -176,7 +176,7 @@ export type WebviewToExtension =
   /** A code block's toolbar: copy it, insert it at the editor's cursor, or open it as a new file. */
   | { type: 'code'; action: CodeAction; code: string; language?: string }
   /** A card's approval buttons. */
-  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' }
+  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' | 'sandboxed' }
   /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
   | { type: 'openDiff'; entryId: string }
   | { type: 'undoEdit'; entryId: string }
@@ -224,7 +224,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
   }
   if (type === 'approve') {
     const { entryId, decision } = value;
-    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
+    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     return { type, entryId, decision };
   }
   if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange') {

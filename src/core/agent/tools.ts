@@ -75,6 +75,8 @@ export type ApprovalRequest =
       command: string;
       /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
       prefixes: string[];
+      /** The command would run in the OS sandbox: the card may offer "Allow sandboxed commands in this chat". */
+      sandboxed?: true;
     }
   | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string }
   /** A running sandboxed command reaches for a host nobody allowed: `always` adds the host to the user's allowed domains. */
@@ -82,6 +84,9 @@ export type ApprovalRequest =
 
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
+
+/** A card's answer: a decision, or `sandboxed` (allow once and run later commands of this chat without asking, sandboxed). */
+export type CardDecision = ApprovalDecision | 'sandboxed';
 
 /**
  * Asks the user. The chat answers through buttons on the call's card; the CLI answers from its

@@ -156,7 +156,11 @@ export class BashTool implements AgentTool {
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }
-    const decision = await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal);
+    const sandboxed = this.options.sandboxed?.() === true && this.options.autoAllow !== undefined;
+    const decision = await this.options.approver.ask(
+      { kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes, ...(sandboxed ? { sandboxed: true as const } : {}) },
+      context.signal,
+    );
     if (decision === 'deny' || context.signal?.aborted) return error('Error: the user declined to run this command; nothing was run.');
     if (decision === 'always' && verdict.prefixes.length > 0) this.options.remember?.(verdict.prefixes);
     return 'workspace';
