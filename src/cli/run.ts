@@ -99,8 +99,7 @@ export async function runCommand(argv: string[], io: RunIo = processIo()): Promi
     return 1;
   }
 
-  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
-  if (workspaceTools.unsandboxed) io.stderr.write(`${CLI_NAME} run: ${workspaceTools.unsandboxed}\n`);
+  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
   const session = new AgentSession({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,

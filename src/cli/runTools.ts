@@ -24,13 +24,13 @@ export interface RunToolFlags {
   noSandbox: boolean;
   /** The environment commands start from (secrets are removed from it). Default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Called once, when the first command's shell starts without the sandbox, with the sentence for stderr. */
+  onUnsandboxed?(message: string): void;
 }
 
 export interface RunTools {
   tools: AgentTool[];
   systemPrompt: string;
-  /** Undefined when commands run in the OS sandbox, else the sentence for stderr. */
-  unsandboxed?: string;
   dispose(): Promise<void>;
 }
 
@@ -49,15 +49,18 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
     onInternalError,
   });
   const canRunShell = process.platform !== 'win32';
-  const why = flags.noSandbox ? 'the sandbox is off (--no-sandbox)' : sandboxUnavailableReason();
-  const sandbox: SandboxPolicy | undefined =
-    why === undefined ? { workspace, memoryFolder: path.join(workspace, memoryFolder), allowedDomains: () => flags.allowDomains } : undefined;
-  const unsandboxed =
-    why === undefined
-      ? undefined
-      : `commands run unsandboxed: ${why}; they can write anywhere you can and reach the network. To sandbox them, ${SANDBOX_INSTALL_HINT}.`;
+  // Decided when the first command starts: a run without commands checks nothing and says nothing.
+  let sandbox: SandboxPolicy | undefined;
+  const startShell = () => {
+    const why = flags.noSandbox ? 'the sandbox is off (--no-sandbox)' : sandboxUnavailableReason();
+    sandbox = why === undefined ? { workspace, memoryFolder: path.join(workspace, memoryFolder), allowedDomains: () => flags.allowDomains } : undefined;
+    if (why !== undefined) {
+      flags.onUnsandboxed?.(`commands run unsandboxed: ${why}; they can write anywhere you can and reach the network. To sandbox them, ${SANDBOX_INSTALL_HINT}.`);
+    }
+    return new PersistentShell({ cwd: workspace, shellPath: SHELL, sandbox, env: flags.env });
+  };
   const bash = new BashTool({
-    shell: canRunShell ? () => new PersistentShell({ cwd: workspace, shellPath: SHELL, sandbox, env: flags.env }) : undefined,
+    shell: canRunShell ? startShell : undefined,
     sandboxed: () => sandbox !== undefined,
     unavailable: 'Error: the bash tool is not available on Windows in this CLI.',
     policy: () => ({ mode: 'rules' }),
@@ -78,7 +81,6 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
   return {
     tools: [editor, bash],
     systemPrompt,
-    unsandboxed: canRunShell ? unsandboxed : undefined,
     dispose: async () => {
       bash.dispose();
       await resetSandbox();

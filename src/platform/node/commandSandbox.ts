@@ -52,7 +52,9 @@ export const PROTECTED_WORKSPACE_PATHS: readonly string[] = [
 /** Why no sandbox can run here, or undefined when one can. Sentence for the user (stderr, the chat's card). */
 export function sandboxUnavailableReason(): string | undefined {
   if (!SandboxManager.isSupportedPlatform()) return `the OS sandbox does not support this platform (${process.platform})`;
-  const check = SandboxManager.checkDependencies();
+  // Looked up with `which` under a 1 s limit: on a busy machine ask twice before running unsandboxed.
+  let check = SandboxManager.checkDependencies();
+  if (check.errors.length > 0) check = SandboxManager.checkDependencies();
   if (check.errors.length > 0) return `the OS sandbox needs ${check.errors.join(', ')}`;
   if (process.platform === 'linux' && !userNamespacesWork()) return 'bubblewrap cannot create a namespace here (unprivileged user namespaces are off)';
   return undefined;
