@@ -306,19 +306,12 @@ export class ChatArchive<T> {
   }
 
   private parseChat(text: string | undefined, summary: ChatSummary): StoredChat<T> | undefined {
-    if (text === undefined) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    if (!isSummary(value) || value.id !== summary.id) return undefined;
-    const v = value as unknown as Record<string, unknown>;
+    const v = chatJson(text, summary);
+    if (v === undefined) return undefined;
     const transcript = this.parse(v.transcript);
     if (transcript === undefined || !Array.isArray(v.history)) return undefined;
     return {
-      ...summaryOf(value),
+      ...summaryOf(v as unknown as ChatSummary),
       turns: typeof v.turns === 'number' && v.turns >= 0 ? v.turns : 0,
       transcript,
       history: v.history,
@@ -364,6 +357,14 @@ function chunkCount(items: number, size: number): number {
 
 /** The head of a chunked chat, or undefined (not one: a version 1 chat, or unreadable). */
 function headOf(text: string | undefined, summary: ChatSummary): ChatHead | undefined {
+  const v = chatJson(text, summary);
+  if (v === undefined) return undefined;
+  if (v.version !== CHAT_VERSION || typeof v.rows !== 'number' || typeof v.messages !== 'number' || v.rows < 0 || v.messages < 0) return undefined;
+  return v as unknown as ChatHead;
+}
+
+/** A chat file's JSON when it parses and names the chat `summary` lists, else undefined. */
+function chatJson(text: string | undefined, summary: ChatSummary): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
   try {
@@ -371,8 +372,5 @@ function headOf(text: string | undefined, summary: ChatSummary): ChatHead | unde
   } catch {
     return undefined;
   }
-  if (!isSummary(value) || value.id !== summary.id) return undefined;
-  const v = value as unknown as Record<string, unknown>;
-  if (v.version !== CHAT_VERSION || typeof v.rows !== 'number' || typeof v.messages !== 'number' || v.rows < 0 || v.messages < 0) return undefined;
-  return value as ChatHead;
+  return isSummary(value) && value.id === summary.id ? (value as unknown as Record<string, unknown>) : undefined;
 }
