@@ -350,6 +350,21 @@ transcriptEl.addEventListener('scroll', () => {
   saveSoon();
 });
 
+// Rows change height after they are placed: content-visibility lays a row out for real only
+// when it comes near the viewport, and answers are drawn lazily. While following, the end stays
+// in view through those changes too (a jump to the end would otherwise land short of it).
+const rowHeights = new ResizeObserver(() => {
+  if (follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
+  jumpButton.hidden = follow || nearEnd();
+});
+for (const row of Array.from(transcriptEl.children)) rowHeights.observe(row);
+new MutationObserver((records) => {
+  for (const record of records) {
+    record.addedNodes.forEach((node) => node instanceof Element && rowHeights.observe(node));
+    record.removedNodes.forEach((node) => node instanceof Element && rowHeights.unobserve(node));
+  }
+}).observe(transcriptEl, { childList: true });
+
 jumpButton.addEventListener('click', () => {
   follow = true;
   afterChange();

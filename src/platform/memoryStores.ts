@@ -45,6 +45,9 @@ export function storeRelative(memoryPath: string): string | undefined {
   }
 }
 
+/** Writes closer together than this are one burst for onDidWrite. */
+const WRITE_BURST_MS = 100;
+
 /** Settings whose change means engines (or their roots) must be built again. */
 const ENGINE_SETTINGS: readonly SettingKey[] = [
   'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets', 'createPolicy', 'checklistGuard',
@@ -62,9 +65,12 @@ export class MemoryStores implements vscode.Disposable {
   /** Fires after the set of stores was rebuilt (folders added/removed, settings changed). */
   readonly onDidChange = this.emitter.event;
   private readonly writes = new vscode.EventEmitter<MemoryStore>();
+  private readonly writeTimers = new Map<MemoryStore, ReturnType<typeof setTimeout>>();
   /**
-   * Fires after each write a store's engine in this window made (any author: the chat, the LM
-   * tool, the tree, history, expiry). Writes of other processes arrive through file watchers.
+   * Fires once per burst of writes a store's engine in this window made (any author: the chat,
+   * the LM tool, the tree, history, expiry), WRITE_BURST_MS after the last. Listeners read the
+   * store again, through the same engine queue the writes wait in: once per write would starve a
+   * storm of writes. Writes of other processes arrive through file watchers.
    */
   readonly onDidWrite = this.writes.event;
 
@@ -105,6 +111,7 @@ export class MemoryStores implements vscode.Disposable {
   dispose(): void {
     for (const d of this.subscriptions) d.dispose();
     this.emitter.dispose();
+    for (const timer of this.writeTimers.values()) clearTimeout(timer);
     this.writes.dispose();
   }
 
@@ -122,8 +129,15 @@ export class MemoryStores implements vscode.Disposable {
       const fs = new WorkspaceMemoryFileSystem(rootUri, { canWrite: this.canWrite });
       const storeLock = storeLockFor(rootUri, this.canWrite);
       const onDidWrite = () => {
-        // Only while the store is current: an engine of a store rebuilt away may still finish a write.
-        if (this.stores.includes(store)) this.writes.fire(store);
+        clearTimeout(this.writeTimers.get(store));
+        this.writeTimers.set(
+          store,
+          setTimeout(() => {
+            this.writeTimers.delete(store);
+            // Only while the store is current: an engine of a store rebuilt away may still finish a write.
+            if (this.stores.includes(store)) this.writes.fire(store);
+          }, WRITE_BURST_MS),
+        );
       };
       const store: MemoryStore = new MemoryStore(folder, rootUri, fs, this.createEngine(fs, { ...options, storeLock, onDidWrite }));
       return store;

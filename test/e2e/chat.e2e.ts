@@ -343,6 +343,9 @@ suite('chat view (e2e)', function () {
     assert.strictEqual(await themeKind(page), 'dark');
     await showView(page, 'Chat');
     await chat.locator('.entry.tool').first().waitFor();
+    // Answers far from the viewport are drawn when they come near it: scroll up to the first one.
+    await chat.locator('#transcript').evaluate((el) => (el.scrollTop = 0));
+    await untilChat(chat, chat.locator('.code-block').first(), 'the first answer, drawn once scrolled to');
     await chat.locator('.code-block').first().scrollIntoViewIfNeeded();
     await screenshot(page, 'chat-answer-dark');
     await chatCloseUp(page, 'chat-pane-dark');
