@@ -47,10 +47,8 @@ export const WAITING_TEXT = 'Waiting for Claude…';
 export const INTERRUPTED_TEXT = 'Stopped: the window was reloaded while Claude was answering.';
 /** A card whose call was still running when the window reloaded. */
 export const INTERRUPTED_CARD = 'interrupted by a window reload before it finished';
-/** The first row of a chat whose start was not kept (too large to save whole). */
 /** Cards whose output a view gets with the conversation; older ones are folded (viewSnapshot). */
 export const UNFOLDED_OUTPUTS = 12;
-export const TRIMMED_TEXT = 'The start of this chat was not kept: the chat was over the size limit for saving.';
 
 const RETRY_REASONS: Record<ApiRetryReason, string> = {
   overloaded: 'Overloaded',
@@ -631,29 +629,6 @@ export function parseSavedConversation(value: unknown): SavedConversation | unde
     costUsd: typeof v.costUsd === 'number' ? v.costUsd : undefined,
     ...(validSend ? { send: { model: send.model as string, usage: send.usage as TokenUsage, requests: send.requests as number } } : {}),
   };
-}
-
-/**
- * The latest part of a conversation that fits in `maxChars` of JSON, cut before a message of
- * the user's when there is one to cut at, under a line saying the start was not kept.
- */
-export function trimSavedConversation(saved: SavedConversation, maxChars: number): SavedConversation {
-  if (JSON.stringify(saved).length <= maxChars) return saved;
-  const fixed = JSON.stringify({ ...saved, entries: [{ kind: 'notice', id: 'e0', text: TRIMMED_TEXT }] }).length;
-  let size = fixed;
-  let fits = saved.entries.length;
-  let cut = saved.entries.length;
-  for (let i = saved.entries.length - 1; i >= 0; i--) {
-    size += JSON.stringify(saved.entries[i]).length + 1;
-    if (size > maxChars) break;
-    fits = i;
-    if (saved.entries[i].kind === 'user') cut = i;
-  }
-  const from = cut < saved.entries.length ? cut : fits;
-  // The notice takes the id just before the first kept row's, so ids stay unique.
-  const first = saved.entries[from];
-  const id = first ? `e${Math.max(0, Number.parseInt(first.id.slice(1), 10) - 1)}` : 'e0';
-  return { ...saved, entries: [{ kind: 'notice', id, text: TRIMMED_TEXT }, ...saved.entries.slice(from)] };
 }
 
 /** A row of an answer that was running when the window reloaded, as Stop would have left it. */

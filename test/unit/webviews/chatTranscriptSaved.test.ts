@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import {
-  ChatTranscript, INTERRUPTED_CARD, INTERRUPTED_TEXT, TRIMMED_TEXT, parseSavedConversation, trimSavedConversation,
+  ChatTranscript, INTERRUPTED_CARD, INTERRUPTED_TEXT, parseSavedConversation,
 } from '../../../src/webviews/chatTranscript';
 
 const MODEL = 'claude-sonnet-4-5';
@@ -93,23 +93,5 @@ describe('chat transcript: saved and restored', () => {
     assert.equal(parseSavedConversation({ entries: [{ kind: 'nope', id: 'e1' }], totals: usage, requests: 0 }), undefined);
     assert.equal(parseSavedConversation({ entries: [{ kind: 'notice', id: '<b>', text: '' }], totals: usage, requests: 0 }), undefined);
     assert.ok(parseSavedConversation({ entries: [], totals: usage, requests: 0, costUsd: 0 }));
-  });
-
-  it('a conversation over the size cap keeps its latest part, from a message of the user\'s, under a line saying so', () => {
-    const t = new ChatTranscript();
-    for (let i = 0; i < 30; i++) {
-      t.begin(`question ${i}`, MODEL);
-      play(t, [{ type: 'text', text: `answer ${i} ${'x'.repeat(500)}` }, { type: 'usage', usage }, { type: 'done', stop_reason: 'end_turn' }]);
-    }
-    const saved = t.saved();
-    const full = JSON.stringify(saved).length;
-    assert.equal(trimSavedConversation(saved, full), saved);
-    const trimmed = trimSavedConversation(saved, Math.floor(full / 2));
-    assert.ok(JSON.stringify(trimmed).length <= full / 2);
-    assert.ok(trimmed.entries[0].kind === 'notice' && trimmed.entries[0].text === TRIMMED_TEXT);
-    assert.equal(trimmed.entries[1].kind, 'user');
-    assert.deepEqual(trimmed.entries.at(-1), saved.entries.at(-1));
-    const ids = trimmed.entries.map((e) => e.id);
-    assert.equal(new Set(ids).size, ids.length, 'ids stay unique');
   });
 });
