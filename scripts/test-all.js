@@ -14,20 +14,34 @@ const steps = [
   { name: 'e2e', script: 'test:e2e', suite: true },
 ];
 
-/** Runs `npm run <script>`, echoing its output, and resolves with exit code and output. */
+/** Printed by the suites' runners, one per finished test (test/runners/summary.ts). */
+const OUTCOME_MARKER = '@@claude-memory-test-outcome@@';
+
+/**
+ * Runs `npm run <script>`, echoing its output (but the outcome lines, kept for the recap), and
+ * resolves with exit code and output.
+ */
 function runScript(script) {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, CLAUDE_MEMORY_TEST_OUTCOMES: '1' };
+    const child = spawn('npm', ['run', '--silent', script], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let output = '';
+    let partial = '';
     child.stdout.on('data', (d) => {
       output += d;
-      process.stdout.write(d);
+      const lines = (partial + d).split('\n');
+      partial = lines.pop();
+      const shown = lines.filter((line) => !line.includes(OUTCOME_MARKER));
+      if (shown.length > 0) process.stdout.write(`${shown.join('\n')}\n`);
     });
     child.stderr.on('data', (d) => {
       output += d;
       process.stderr.write(d);
     });
-    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+    child.on('close', (code, signal) => {
+      if (partial && !partial.includes(OUTCOME_MARKER)) process.stdout.write(partial);
+      resolve({ code: code ?? (signal ? 1 : 0), output });
+    });
   });
 }
 
@@ -43,10 +57,27 @@ function suiteSummary(name, output, code) {
   return `${name}: ${passing ? passing[1] : 0} passed, ${failing ? failing[1] : 0} failed${extra}`;
 }
 
+/** The failed tests of a suite's output, one line each: what CI shows of a red run is its end. */
+function failedTests(output) {
+  const failed = [];
+  for (const line of output.split('\n')) {
+    const i = line.indexOf(OUTCOME_MARKER);
+    if (i < 0) continue;
+    try {
+      const outcome = JSON.parse(line.slice(i + OUTCOME_MARKER.length));
+      if (outcome.state === 'failed') failed.push(`  ${outcome.suite} · ${outcome.title}\n      ${outcome.error ?? ''}`);
+    } catch {
+      // a line cut by the transport
+    }
+  }
+  return failed;
+}
+
 async function main() {
   const started = Date.now();
   const recap = [];
   const summaries = [];
+  const failures = [];
   let failed = false;
   for (const step of steps) {
     console.log(`\n### ${step.name} (npm run ${step.script})`);
@@ -54,7 +85,10 @@ async function main() {
     const { code, output } = await runScript(step.script);
     const seconds = ((Date.now() - t0) / 1000).toFixed(1);
     recap.push(`${code === 0 ? 'ok    ' : 'FAILED'} ${step.name} (${seconds} s)`);
-    if (step.suite) summaries.push(suiteSummary(step.name, output, code));
+    if (step.suite) {
+      summaries.push(suiteSummary(step.name, output, code));
+      failures.push(...failedTests(output));
+    }
     if (code !== 0) {
       failed = true;
       if (step.required) {
@@ -65,6 +99,7 @@ async function main() {
   }
   console.log('\n### recap');
   for (const line of recap) console.log(line);
+  if (failures.length > 0) console.log(`failed tests:\n${failures.join('\n')}`);
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const line of summaries) console.log(line);
   return failed ? 1 : 0;

@@ -42,6 +42,9 @@ export interface ClaudeMemoryApi {
   };
 }
 
+/** What deactivate waits for: the chat's last save (set by activate). */
+let beforeExit: (() => Promise<void>) | undefined;
+
 export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const started = performance.now();
   const services = createServices(context);
@@ -52,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   registerChangeFeedCommands(context, changeFeed, prompts);
   const { api: chat, feature: chatFeature } = registerChat(context, services);
   registerChatCommands(context, chatFeature, prompts);
+  beforeExit = () => chatFeature.controller.flush();
   const multiSession = registerMultiSession(context, services);
   const agentAccess = registerAgentAccess(context, services, () => chat.folder());
   const expiry = registerExpiry(context, services, tree, registerExpiryViews(context, services, tree), prompts);
@@ -64,4 +68,12 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, changeFeed, multiSession, agentAccess, expiry, testing };
 }
 
-export function deactivate(): void {}
+/**
+ * The window closes or reloads: VS Code calls this before it disposes the subscriptions, and waits
+ * (at most 5 s) for the promise. The chat writes what is on screen, so nothing said is lost.
+ */
+export function deactivate(): Promise<void> | undefined {
+  const flush = beforeExit;
+  beforeExit = undefined;
+  return flush?.();
+}

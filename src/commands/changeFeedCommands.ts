@@ -60,12 +60,17 @@ export async function undoChange(feed: ChangeFeed, prompts: UserPrompts, node: C
       `${changes} to that file will be undone too: the file goes back to how it was before this change.`,
       'Undo',
     );
+    feed.log.info(`undo of ${entry.path} version ${entry.version}: ${changes} would go too; the user ${ok ? 'agreed' : 'declined'}`);
     if (!ok) return undefined;
   }
   try {
-    return await store.engine.undo(entry.version);
+    const version = await store.engine.undo(entry.version);
+    feed.log.info(`undid ${entry.path} version ${entry.version} (${describeOp(entry)}): now version ${version}`);
+    return version;
   } catch (e) {
-    void vscode.window.showWarningMessage(`Not undone: ${isMemoryError(e) ? e.message : e instanceof Error ? e.message : String(e)}`);
+    const reason = isMemoryError(e) ? e.message : e instanceof Error ? e.message : String(e);
+    feed.log.warn(`undo of ${entry.path} version ${entry.version} failed: ${reason}`);
+    void vscode.window.showWarningMessage(`Not undone: ${reason}`);
     return undefined;
   } finally {
     await feed.provider.refresh();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Logger } from '../platform/logger';
 import { VIEWS } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
 import { ChangeDiffContent } from './changeDiff';
@@ -14,6 +15,8 @@ export interface ChangeFeed {
   readonly view: vscode.TreeView<FeedNode>;
   readonly diff: ChangeDiffContent;
   readonly review: ReviewMarks;
+  /** The "Claude Memory" output's `changes` channel: what Undo did, or why it did nothing. */
+  readonly log: Logger;
 }
 
 /**
@@ -23,7 +26,8 @@ export interface ChangeFeed {
  */
 export function registerChangeFeed(context: vscode.ExtensionContext, services: ExtensionServices): ChangeFeed {
   const review = new ReviewMarks(context.workspaceState);
-  const provider = new ChangeFeedProvider(services.stores, review, services.logger('changes'));
+  const log = services.logger('changes');
+  const provider = new ChangeFeedProvider(services.stores, review, log);
   const view = vscode.window.createTreeView(VIEWS.changes, { treeDataProvider: provider, canSelectMany: false });
   const diff = new ChangeDiffContent(services.stores);
   const refresh = () => void provider.refresh();
@@ -42,5 +46,5 @@ export function registerChangeFeed(context: vscode.ExtensionContext, services: E
     { dispose: () => clearInterval(ageTimer) },
   );
   refresh();
-  return { provider, view, diff, review };
+  return { provider, view, diff, review, log };
 }

@@ -517,9 +517,18 @@ export class ChatController implements vscode.Disposable {
     await this.sends.idle();
   }
 
+  /**
+   * Writes the conversation as it is now. The window closes or reloads (deactivate waits for it,
+   * for a few seconds at most): an answer that ended a moment ago, whose save is still queued or
+   * under way, reaches the disk, or a reload right after it would bring back an older chat.
+   */
+  flush(): Promise<void> {
+    return this.saveNow();
+  }
+
   dispose(): void {
     // A window that reloads disposes this while the next window may already be saving: from here
-    // on nothing is written, so what was saved last stays.
+    // on nothing is written, so what was saved last stays (deactivate's flush comes before).
     this.disposed = true;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.stop();

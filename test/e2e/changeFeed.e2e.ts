@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, focusView, launchWorkbench, runCommand, screenshot, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, focusView, launchWorkbench, runCommand, screenshot, sendFromComposer, until, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const PROJECT = '# Project\n\nLogin uses OAuth; tokens live in the keychain.\n';
@@ -93,10 +93,7 @@ suite('Memory Changes feed (e2e)', function () {
     const before = storeFiles(memory);
 
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
-    const input = chat.locator('#prompt');
-    await input.waitFor({ timeout: 20_000 });
-    await input.fill('Write down what you learned about login.');
-    await input.press('Enter');
+    await sendFromComposer(chat, 'Write down what you learned about login.');
     await chat.locator('.entry.assistant', { hasText: 'Notes on login are in login.md now.' }).waitFor({ timeout: 60_000 });
     assert.ok(!fs.existsSync(path.join(memory, 'project.md')), 'the chat deleted project.md');
 
@@ -143,7 +140,10 @@ suite('Memory Changes feed (e2e)', function () {
       // (the modal for that case cannot be driven here: with the smoke-test driver on, VS Code's
       // DialogService refuses every dialog; the unit tests cover when it asks).
       const undone = feed.locator('.monaco-list-row').nth(total);
-      await undone.waitFor({ timeout: UI_TIMEOUT });
+      await until(undone, `the row of the undo of Claude's change ${i + 1} (of ${total} rows)`, async () => {
+        const notes = await page.locator('.notifications-toasts .notification-list-item-message').allTextContents().catch(() => []);
+        return [...(await rows(feed)), `notifications: ${JSON.stringify(notes)}`, `log: ${wb.server.extensionHostLog().split('\n').filter((l) => l.includes('[changes]')).slice(-3).join(' / ')}`].join('\n');
+      }, { timeout: UI_TIMEOUT });
       assert.match(await rows(feed).then((r) => r[0]), /\| You · just now$/, 'the undo is a new row of yours, on top');
     }
     await screenshot(page, 'change-feed-undone-light');

@@ -11,7 +11,7 @@ import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
 import {
   LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind,
-  stopAnswerLeftRunning, treeRow, untilChat, webviewFrame,
+  sendFromComposer, stopAnswerLeftRunning, treeRow, untilChat, webviewFrame,
 } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
@@ -77,12 +77,6 @@ async function inView(chat: FrameLocator, el: Locator): Promise<boolean> {
   return box.y >= view.y - 1 && box.y + Math.min(box.height, 20) <= view.y + view.height + 1;
 }
 
-async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
-  const input = chat.locator('#prompt');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 suite('chat view (e2e)', function () {
   let wb: LaunchedWorkbench;

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, waitForWorkbench, stopAnswerLeftRunning, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, waitForWorkbench, sendFromComposer, stopAnswerLeftRunning, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FIRST = 'Where were we on this project?';
@@ -34,19 +34,13 @@ function storedCurrentChat(userData: string): string | undefined {
     const file = current ? path.join(chats, `${current}.json`) : undefined;
     // The head, then its chunks of rows and history (ChatArchive stores a chat in pieces).
     if (file && fs.existsSync(file)) {
-      const parts = fs.readdirSync(chats).filter((f) => f.startsWith(`${current}.`) && /\.[rh]\d+\.json$/.test(f)).sort();
+      const parts = fs.readdirSync(chats).filter((f) => f.startsWith(`${current}.`) && /\.[rh]\d+(-\d+)?\.json$/.test(f)).sort();
       return [fs.readFileSync(file, 'utf8'), ...parts.map((f) => fs.readFileSync(path.join(chats, f), 'utf8'))].join('\n');
     }
   }
   return undefined;
 }
 
-async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
-  const input = chat.locator('#prompt');
-  await input.click();
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 suite('chat history survives a window reload (e2e)', function () {
   let wb: LaunchedWorkbench;

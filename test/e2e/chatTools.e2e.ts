@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, treeRow, stopAnswerLeftRunning, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, treeRow, sendFromComposer, stopAnswerLeftRunning, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const OLD = 'const todos = [];';
@@ -53,13 +53,8 @@ suite('chat workspace tools (e2e)', function () {
     ]);
     const { page } = wb;
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
-    const input = chat.locator('#prompt');
-    await input.waitFor({ timeout: 20_000 });
-    await input.fill('Run the tests, then document the todo list.');
-    await input.press('Enter');
-
     // The user's own message stays visible above the cards.
-    await chat.locator('.entry.user', { hasText: 'Run the tests' }).waitFor({ timeout: 20_000 });
+    await sendFromComposer(chat, 'Run the tests, then document the todo list.');
     const command = chat.locator('.entry.tool:has(.tool-shell)');
     await command.locator('.approval-pending').waitFor({ timeout: 20_000 });
     assert.strictEqual((await command.locator('.approval-command').textContent())?.trim(), 'npm test');
@@ -111,9 +106,7 @@ suite('chat workspace tools (e2e)', function () {
     ]);
     const { page } = wb;
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
-    const input = chat.locator('#prompt');
-    await input.fill('Make the list a let.');
-    await input.press('Enter');
+    await sendFromComposer(chat, 'Make the list a let.');
     const card = chat.locator('.entry.tool:has(.approval-pending [data-action="accept"])');
     await card.waitFor({ timeout: 30_000 });
     await card.locator('[data-action="reject"]').click();
@@ -142,8 +135,7 @@ suite('chat workspace tools (e2e)', function () {
     await screenshot(page, 'chat-tools-in-editor-light');
 
     // Sent from the editor's page, shown in the side bar's too: one controller, two views.
-    await inEditor.locator('#prompt').fill('Can both views see this?');
-    await inEditor.locator('#prompt').press('Enter');
+    await sendFromComposer(inEditor, 'Can both views see this?');
     await inEditor.locator('.entry.assistant', { hasText: 'Both views show this.' }).waitFor({ timeout: 20_000 });
     await inSideBar.locator('.entry.user', { hasText: 'Can both views see this?' }).waitFor({ timeout: 20_000 });
     await inSideBar.locator('.entry.assistant', { hasText: 'Both views show this.' }).waitFor({ timeout: 20_000 });
@@ -161,8 +153,7 @@ suite('chat workspace tools (e2e)', function () {
     await chooseContextMenuItem(page, word, 'Ask About Selection');
     const chip = chat.locator('#attachments .chip:not(.current)', { hasText: 'todo.js:5' });
     await chip.waitFor({ timeout: 15_000 });
-    await chat.locator('#prompt').fill('What does this do?');
-    await chat.locator('#prompt').press('Enter');
+    await sendFromComposer(chat, 'What does this do?');
     await chat.locator('.entry.assistant', { hasText: 'That selection adds a todo.' }).waitFor({ timeout: 20_000 });
     const sent = JSON.stringify(mock.requests.at(-1)?.body.messages);
     assert.match(sent, /function addTodo\(title\)/, 'the selection went with the message');

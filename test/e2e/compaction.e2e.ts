@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, screenshotsDir, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, screenshotsDir, sendFromComposer, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FEATURES = [
@@ -59,11 +59,7 @@ suite('compaction keeps the session state (e2e)', function () {
   test('the save request is a chip, the entry lands, and the chat says the context was compacted and reloaded', async function () {
     const page = wb.page;
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
-    const input = chat.locator('#prompt');
-    await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
-    await input.click();
-    await input.fill('Keep going on F002.');
-    await input.press('Enter');
+    await sendFromComposer(chat, 'Keep going on F002.');
 
     await chat.locator('text=Back on F002: sorting by date next.').first().waitFor({ state: 'visible', timeout: 30_000 });
     const chip = chat.locator('.prompt-chip', { hasText: 'Save state to memory' }).first();

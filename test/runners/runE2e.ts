@@ -37,6 +37,14 @@ async function main(): Promise<number> {
         for (const [i, wb] of openWorkbenches().entries()) {
           const file = await screenshot(wb.page, `FAILED-${test.fullTitle()}${i ? `-${i}` : ''}`).catch(() => undefined);
           if (file) console.log(`    screenshot of the failure: ${path.relative(process.cwd(), file)}`);
+          // The run folder outside the clone is kept after a failure: the screenshot and the error
+          // stay there for whoever reads a CI run after its clone is gone.
+          try {
+            if (file) fs.copyFileSync(file, path.join(wb.server.dirs.root, path.basename(file)));
+            fs.appendFileSync(path.join(wb.server.dirs.root, 'FAILED.txt'), `${test.fullTitle()}\n  ${String(test.err?.message ?? '').split('\n').slice(0, 4).join('\n  ')}\n\n`);
+          } catch {
+            // a run folder already removed: the screenshot in test-results is enough
+          }
         }
       },
     },

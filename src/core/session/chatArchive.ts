@@ -26,7 +26,12 @@ const KEEP_AS_IS: ReadonlySet<string> = new Set(['signature', 'data', 'id', 'too
 export const ROWS_PER_CHUNK = 16;
 /** API history messages per chunk file. */
 export const MESSAGES_PER_CHUNK = 8;
-const CHAT_VERSION = 2;
+/**
+ * 3: chunks written by a save get new names (`<id>.r0-7.json`), and the head lists them, so a save
+ * cut between its chunks and its head (a window reloaded mid-save) leaves the previous save whole.
+ * 2: chunks under fixed names (`<id>.r0.json`); still read (as generation 0 of every chunk).
+ */
+const CHAT_VERSION = 3;
 const ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 
 export interface ChatSummary {
@@ -69,13 +74,23 @@ export interface RowSplitter<T> {
 
 /** The head file of a chunked chat (version 2). */
 interface ChatHead extends ChatSummary {
-  version: 2;
+  version: 2 | 3;
   turns: number;
   running?: true;
   /** The transcript without its rows. */
   rest: unknown;
   rows: number;
   messages: number;
+  /** Version 3: the saves' counter, and the save (generation) that wrote each chunk in use. */
+  gen?: number;
+  parts?: { r: number[]; h: number[] };
+}
+
+/** Which chunk files hold a chat: the generation of each row and message chunk. */
+interface ChunkLayout {
+  gen: number;
+  r: number[];
+  h: number[];
 }
 
 interface ChatIndex {
@@ -113,8 +128,8 @@ export class ChatArchive<T> {
   private index: ChatIndex | undefined;
   /** The text of each chunk as last written or read, so an unchanged chunk is not written again. */
   private readonly known = new Map<string, string>();
-  /** Chunk counts of each chat as last written or read, so chunks no longer needed are deleted. */
-  private readonly counts = new Map<string, { rows: number; messages: number }>();
+  /** The chunk files of each chat as last written or read: unchanged chunks are kept, replaced ones deleted. */
+  private readonly layouts = new Map<string, ChunkLayout>();
 
   constructor(
     private readonly blobs: ChatBlobs,
@@ -200,12 +215,17 @@ export class ChatArchive<T> {
     await this.deleteChat(id);
   }
 
-  /** The chat's chunks that changed, then its head (which says how many chunks there are). */
+  /**
+   * The chat's chunks that changed, each to a new file, then its head, which names the chunks in
+   * use: writing the head (a rename over the old one) is the save's commit point. The chunks it
+   * replaced are deleted after it, so until then the previous head still finds all of its own.
+   */
   private async writeChat(chat: StoredChat<T>): Promise<void> {
     const split = this.rows ? this.rows.split(chat.transcript) : { rows: [], rest: chat.transcript };
-    const before = this.counts.get(chat.id) ?? (await this.readCounts(chat.id));
-    const rows = await this.writeChunks(chat.id, 'r', split.rows, ROWS_PER_CHUNK);
-    const messages = await this.writeChunks(chat.id, 'h', chat.history, MESSAGES_PER_CHUNK);
+    const before = this.layouts.get(chat.id) ?? (await this.readLayout(chat.id));
+    const gen = before.gen + 1;
+    const r = await this.writeChunks(chat.id, 'r', split.rows, ROWS_PER_CHUNK, before.r, gen);
+    const h = await this.writeChunks(chat.id, 'h', chat.history, MESSAGES_PER_CHUNK, before.h, gen);
     const head: ChatHead = {
       version: CHAT_VERSION,
       ...summaryOf(chat),
@@ -214,40 +234,61 @@ export class ChatArchive<T> {
       rest: split.rest,
       rows: split.rows.length,
       messages: chat.history.length,
+      gen,
+      parts: { r, h },
     };
     await this.writeJson(fileOf(chat.id), head);
-    this.counts.set(chat.id, { rows: chunkCount(rows, ROWS_PER_CHUNK), messages: chunkCount(messages, MESSAGES_PER_CHUNK) });
-    // Chunks past the end (rows voided by a retry, a history that compaction shortened) go.
-    for (let k = chunkCount(rows, ROWS_PER_CHUNK); k < before.rows; k++) await this.deleteBlob(chunkOf(chat.id, 'r', k));
-    for (let k = chunkCount(messages, MESSAGES_PER_CHUNK); k < before.messages; k++) await this.deleteBlob(chunkOf(chat.id, 'h', k));
+    this.layouts.set(chat.id, { gen, r, h });
+    // Chunks replaced by this save, or past its end (rows voided by a retry, a history that
+    // compaction shortened), go.
+    for (const kind of ['r', 'h'] as const) {
+      const now = kind === 'r' ? r : h;
+      for (const [k, g] of (kind === 'r' ? before.r : before.h).entries()) {
+        if (now[k] !== g) await this.deleteBlob(chunkOf(chat.id, kind, k, g));
+      }
+    }
   }
 
-  private async writeChunks(id: string, kind: 'r' | 'h', items: readonly unknown[], size: number): Promise<number> {
-    for (let k = 0; k * size < items.length; k++) await this.writeJson(chunkOf(id, kind, k), items.slice(k * size, (k + 1) * size));
-    return items.length;
+  /** Writes the chunks that differ from the ones in use, to files of generation `gen`; returns each chunk's generation. */
+  private async writeChunks(id: string, kind: 'r' | 'h', items: readonly unknown[], size: number, inUse: readonly number[], gen: number): Promise<number[]> {
+    const gens: number[] = [];
+    for (let k = 0; k * size < items.length; k++) {
+      const chunk = items.slice(k * size, (k + 1) * size);
+      const old = inUse[k];
+      if (old !== undefined && this.known.get(chunkOf(id, kind, k, old)) === JSON.stringify(chunk)) {
+        gens.push(old);
+        continue;
+      }
+      await this.writeJson(chunkOf(id, kind, k, gen), chunk);
+      gens.push(gen);
+    }
+    return gens;
   }
 
-  /** Chunk counts from the head on disk, for a chat not read or written by this archive yet. */
-  private async readCounts(id: string): Promise<{ rows: number; messages: number }> {
+  /** The chunk files named by the head on disk, for a chat not read or written by this archive yet. */
+  private async readLayout(id: string): Promise<ChunkLayout> {
     const text = await this.blobs.read(fileOf(id)).catch(() => undefined);
     try {
       const v = JSON.parse(text ?? 'null') as Partial<ChatHead> | null;
-      if (v && v.version === CHAT_VERSION && typeof v.rows === 'number' && typeof v.messages === 'number') {
-        return { rows: chunkCount(v.rows, ROWS_PER_CHUNK), messages: chunkCount(v.messages, MESSAGES_PER_CHUNK) };
+      if (v && typeof v === 'object') {
+        const layout = layoutOf(v);
+        if (layout) return layout;
       }
     } catch {
       // Not a chunked chat: no chunks to delete.
     }
-    return { rows: 0, messages: 0 };
+    return { gen: 0, r: [], h: [] };
   }
 
   private async readChunked(head: ChatHead): Promise<StoredChat<T> | undefined> {
-    const rows = await this.readChunks(head.id, 'r', head.rows, ROWS_PER_CHUNK);
-    const history = await this.readChunks(head.id, 'h', head.messages, MESSAGES_PER_CHUNK);
+    const layout = layoutOf(head);
+    if (!layout) return undefined;
+    const rows = await this.readChunks(head.id, 'r', head.rows, ROWS_PER_CHUNK, layout.r);
+    const history = await this.readChunks(head.id, 'h', head.messages, MESSAGES_PER_CHUNK, layout.h);
     if (!rows || !history) return undefined;
     const transcript = this.parse(this.rows ? this.rows.join(head.rest, rows) : head.rest);
     if (transcript === undefined) return undefined;
-    this.counts.set(head.id, { rows: chunkCount(head.rows, ROWS_PER_CHUNK), messages: chunkCount(head.messages, MESSAGES_PER_CHUNK) });
+    this.layouts.set(head.id, layout);
     return {
       ...summaryOf(head),
       turns: typeof head.turns === 'number' && head.turns >= 0 ? head.turns : 0,
@@ -258,10 +299,10 @@ export class ChatArchive<T> {
   }
 
   /** All `count` items of a chat's chunks, or undefined when one is missing or unreadable. */
-  private async readChunks(id: string, kind: 'r' | 'h', count: number, size: number): Promise<unknown[] | undefined> {
+  private async readChunks(id: string, kind: 'r' | 'h', count: number, size: number, gens: readonly number[]): Promise<unknown[] | undefined> {
     const items: unknown[] = [];
     for (let k = 0; k * size < count; k++) {
-      const name = chunkOf(id, kind, k);
+      const name = chunkOf(id, kind, k, gens[k] ?? 0);
       const text = await this.blobs.read(name).catch(() => undefined);
       if (text === undefined) return undefined;
       let chunk: unknown;
@@ -278,11 +319,11 @@ export class ChatArchive<T> {
   }
 
   private async deleteChat(id: string): Promise<void> {
-    const counts = this.counts.get(id) ?? (await this.readCounts(id));
+    const layout = this.layouts.get(id) ?? (await this.readLayout(id));
     await this.deleteBlob(fileOf(id));
-    for (let k = 0; k < counts.rows; k++) await this.deleteBlob(chunkOf(id, 'r', k));
-    for (let k = 0; k < counts.messages; k++) await this.deleteBlob(chunkOf(id, 'h', k));
-    this.counts.delete(id);
+    for (const [k, g] of layout.r.entries()) await this.deleteBlob(chunkOf(id, 'r', k, g));
+    for (const [k, g] of layout.h.entries()) await this.deleteBlob(chunkOf(id, 'h', k, g));
+    this.layouts.delete(id);
   }
 
   private async deleteBlob(name: string): Promise<void> {
@@ -347,8 +388,23 @@ function fileOf(id: string): string {
   return `${id}.json`;
 }
 
-function chunkOf(id: string, kind: 'r' | 'h', k: number): string {
-  return `${id}.${kind}${k}.json`;
+/** Chunk `k`'s file as written by save `gen` (0: the fixed name of version-2 chats). */
+function chunkOf(id: string, kind: 'r' | 'h', k: number, gen: number): string {
+  return gen === 0 ? `${id}.${kind}${k}.json` : `${id}.${kind}${k}-${gen}.json`;
+}
+
+/** The chunk files a head names: listed (version 3) or at the fixed names (version 2). */
+function layoutOf(head: Partial<ChatHead>): ChunkLayout | undefined {
+  if (typeof head.rows !== 'number' || typeof head.messages !== 'number') return undefined;
+  const fixed = (items: number, size: number): number[] => new Array<number>(chunkCount(items, size)).fill(0);
+  if (head.version === 2) return { gen: 0, r: fixed(head.rows, ROWS_PER_CHUNK), h: fixed(head.messages, MESSAGES_PER_CHUNK) };
+  if (head.version !== 3) return undefined;
+  const gens = (value: unknown, items: number, size: number): number[] | undefined =>
+    Array.isArray(value) && value.length === chunkCount(items, size) && value.every((g) => Number.isSafeInteger(g) && g >= 0) ? (value as number[]) : undefined;
+  const r = gens(head.parts?.r, head.rows, ROWS_PER_CHUNK);
+  const h = gens(head.parts?.h, head.messages, MESSAGES_PER_CHUNK);
+  if (!r || !h || !Number.isSafeInteger(head.gen) || (head.gen as number) < 0) return undefined;
+  return { gen: head.gen as number, r, h };
 }
 
 function chunkCount(items: number, size: number): number {
@@ -359,7 +415,7 @@ function chunkCount(items: number, size: number): number {
 function headOf(text: string | undefined, summary: ChatSummary): ChatHead | undefined {
   const v = chatJson(text, summary);
   if (v === undefined) return undefined;
-  if (v.version !== CHAT_VERSION || typeof v.rows !== 'number' || typeof v.messages !== 'number' || v.rows < 0 || v.messages < 0) return undefined;
+  if ((v.version !== 2 && v.version !== CHAT_VERSION) || typeof v.rows !== 'number' || typeof v.messages !== 'number' || v.rows < 0 || v.messages < 0) return undefined;
   return v as unknown as ChatHead;
 }
 

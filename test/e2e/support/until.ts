@@ -59,3 +59,27 @@ export async function stopAnswerLeftRunning(chat: FrameLocator): Promise<void> {
   await stop.click();
   await untilChat(chat, stop, 'the answer left running to stop', { state: 'hidden', timeout: 10_000 });
 }
+
+/**
+ * Types `text` into the chat's composer and sends it with Enter, as a person does: a click in the
+ * composer first (the keyboard goes where the person looks, whatever VS Code focused last), then
+ * waits until the webview took it (the composer empties) and the message is on screen (sent, or
+ * queued behind a running answer). On timeout the error says which of the two did not happen.
+ */
+export async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
+  const input = chat.locator('#prompt');
+  await untilChat(chat, input, 'the composer');
+  await input.click();
+  await input.fill(text);
+  const typed = await input.inputValue();
+  if (typed !== text) throw new Error(`the composer holds ${JSON.stringify(typed)} after typing ${JSON.stringify(text)}:\n${await chatSeen(chat)}`);
+  await input.press('Enter');
+  const firstLine = text.split('\n')[0].trim().slice(0, 60);
+  await until(
+    chat.locator('#prompt:placeholder-shown'),
+    `the composer to empty after Enter (the webview sending "${firstLine}")`,
+    () => chatSeen(chat),
+    { timeout: 10_000 },
+  );
+  await untilChat(chat, chat.locator('.entry.user', { hasText: firstLine }).first(), `the message "${firstLine}" on screen, sent or queued`, { timeout: 20_000 });
+}

@@ -113,6 +113,8 @@ describe('chat archive (Chat History)', () => {
   });
 
   describe('stored in chunks', () => {
+    /** A chunk's name without the save that wrote it: `<id>.r0-3.json` → `<id>.r0.json`. */
+    const withoutGeneration = (name: string): string => name.replace(/(\.[rh]\d+)-\d+\.json$/, '$1.json');
     const rows: RowSplitter<Transcript> = {
       split: ({ rows: r, ...rest }) => ({ rows: r, rest }),
       join: (rest, r) => ({ ...(rest as object), rows: r }),
@@ -142,7 +144,10 @@ describe('chat archive (Chat History)', () => {
       const more = { ...big, updated: 99, transcript: { rows: [...big.transcript.rows, 'one more row'] }, history: [...big.history, { role: 'user', content: 'again' }] };
       await archive.save(more);
       const last = Math.floor(300 / ROWS_PER_CHUNK);
-      assert.deepEqual(blobs.writes.sort(), [`${big.id}.h${Math.floor(300 / MESSAGES_PER_CHUNK)}.json`, `${big.id}.json`, `${big.id}.r${last}.json`, 'index.json'].sort());
+      const lastMessages = Math.floor(300 / MESSAGES_PER_CHUNK);
+      // The changed chunks go to new files (the second save's); the ones they replace are deleted.
+      assert.deepEqual(blobs.writes.sort(), [`${big.id}.h${lastMessages}-2.json`, `${big.id}.json`, `${big.id}.r${last}-2.json`, 'index.json'].sort());
+      assert.ok(!blobs.files.has(`${big.id}.r${last}-1.json`) && blobs.files.has(`${big.id}.r0-1.json`), 'the replaced chunk is deleted, the unchanged ones kept');
       assert.ok(archive.bytesWritten - before < 100_000, `${archive.bytesWritten - before} bytes for one more row of a ${before}-byte chat`);
       // A reopened archive (another window) knows the chunks it read: saving again writes only the head.
       const reopened = new ChatArchive(blobs, parse, MAX_CHATS, rows);
@@ -158,7 +163,7 @@ describe('chat archive (Chat History)', () => {
       const big = long(100);
       await archive.save(big);
       await archive.save({ ...big, transcript: { rows: big.transcript.rows.slice(0, 20) }, history: big.history.slice(0, 10) });
-      const names = [...blobs.files.keys()].filter((k) => k.startsWith(big.id)).sort();
+      const names = [...blobs.files.keys()].filter((k) => k.startsWith(big.id)).map(withoutGeneration).sort();
       assert.deepEqual(names, [`${big.id}.h0.json`, `${big.id}.h1.json`, `${big.id}.json`, `${big.id}.r0.json`, `${big.id}.r1.json`].sort());
       assert.equal((await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(big.id))?.transcript.rows.length, 20);
       assert.equal(await archive.remove(big.id), true);
@@ -169,7 +174,7 @@ describe('chat archive (Chat History)', () => {
       const blobs = memoryBlobs();
       const big = long(40);
       await new ChatArchive(blobs, parse, MAX_CHATS, rows).save(big);
-      blobs.files.delete(`${big.id}.r1.json`);
+      assert.ok(blobs.files.delete(`${big.id}.r1-1.json`));
       const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
       assert.equal(await archive.load(big.id), undefined);
       assert.deepEqual(await archive.list(), []);
@@ -183,9 +188,44 @@ describe('chat archive (Chat History)', () => {
       const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
       assert.equal(await archive.current(), old.id);
       assert.deepEqual(await archive.load(old.id), old);
-      assert.ok(blobs.files.has(`${old.id}.r3.json`) && blobs.files.has(`${old.id}.h6.json`), 'rewritten in chunks');
+      assert.ok(blobs.files.has(`${old.id}.r3-1.json`) && blobs.files.has(`${old.id}.h6-1.json`), 'rewritten in chunks');
       assert.ok((blobs.files.get(`${old.id}.json`) ?? '').length < 2_000, 'the head is small');
       assert.deepEqual(await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(old.id), old);
+    });
+
+    it('a save cut between its chunks and its head (the window reloaded mid-save) leaves the previous save whole', async () => {
+      const blobs = memoryBlobs();
+      const first = long(40);
+      await new ChatArchive(blobs, parse, MAX_CHATS, rows).save(first, { current: true });
+      // The next save of the same chat (every chunk changed) dies as it reaches the head.
+      const cut: ChatBlobs = { ...blobs, write: async (name, text) => (name === `${first.id}.json` ? Promise.reject(new Error('extension host gone')) : blobs.write(name, text)) };
+      const changed = { ...first, updated: 50, transcript: { rows: first.transcript.rows.map((r) => `${r}!`) }, history: [...first.history, { role: 'user', content: 'more' }] };
+      await assert.rejects(new ChatArchive(cut, parse, MAX_CHATS, rows).save(changed, { current: true }));
+      assert.ok(blobs.writes.some((w) => /\.r0-2\.json$/.test(w)), 'the cut save had written chunks');
+      const next = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      assert.equal(await next.current(), first.id);
+      assert.deepEqual(await next.load(first.id), first, 'the previous save, every row');
+      // The chat saves on from there.
+      await next.save(changed, { current: true });
+      assert.deepEqual(await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(first.id), changed);
+    });
+
+    it('reads a chat saved with chunks at fixed names (version 2) and saves it on without losing a row', async () => {
+      const blobs = memoryBlobs();
+      const old = long(20);
+      const split = rows.split(old.transcript);
+      blobs.files.set(`${old.id}.r0.json`, JSON.stringify(split.rows.slice(0, ROWS_PER_CHUNK)));
+      blobs.files.set(`${old.id}.r1.json`, JSON.stringify(split.rows.slice(ROWS_PER_CHUNK)));
+      for (let k = 0; k * MESSAGES_PER_CHUNK < old.history.length; k++) blobs.files.set(`${old.id}.h${k}.json`, JSON.stringify(old.history.slice(k * MESSAGES_PER_CHUNK, (k + 1) * MESSAGES_PER_CHUNK)));
+      const { transcript: _t, history: _h, ...summary } = old;
+      blobs.files.set(`${old.id}.json`, JSON.stringify({ version: 2, ...summary, rest: split.rest, rows: 20, messages: 20 }));
+      blobs.files.set('index.json', JSON.stringify({ version: 1, current: old.id, chats: [{ id: old.id, title: old.title, created: old.created, updated: old.updated, folder: old.folder, folderName: old.folderName }] }));
+      const archive = new ChatArchive(blobs, parse, MAX_CHATS, rows);
+      assert.deepEqual(await archive.load(old.id), old);
+      const more = { ...old, updated: 60, transcript: { rows: [...old.transcript.rows, 'one more'] } };
+      await archive.save(more);
+      assert.ok(blobs.files.has(`${old.id}.r0.json`) && !blobs.files.has(`${old.id}.r1.json`) && blobs.files.has(`${old.id}.r1-1.json`), 'unchanged chunks stay where they are');
+      assert.deepEqual(await new ChatArchive(blobs, parse, MAX_CHATS, rows).load(old.id), more);
     });
   });
 });
