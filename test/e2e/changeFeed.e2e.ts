@@ -120,7 +120,11 @@ suite('Memory Changes feed (e2e)', function () {
     // The str_replace's diff: the line before ↔ after.
     await again(() => focusView(page, 'Memory Changes', UI_TIMEOUT));
     await feed.locator('.monaco-list-row').nth(3).click();
+    // The rename's diff was open in the same (preview) tab: wait for this change's own title
+    // before reading the sides, or the rename's would be read.
+    await page.locator('.tabs-container .tab.active', { hasText: /^\s*notes\.md: / }).first().waitFor({ timeout: 15_000 });
     const edit = page.locator('.monaco-diff-editor').first();
+    await edit.locator('.editor.original .view-lines', { hasNotText: 'OAuth' }).first().waitFor({ timeout: 15_000 });
     await edit.locator('.editor.original .view-line', { hasText: '- login flow' }).first().waitFor({ timeout: 15_000 });
     await edit.locator('.editor.modified .view-line', { hasText: '- login flow: OAuth' }).first().waitFor({ timeout: 15_000 });
     assert.ok(!(await edit.locator('.editor.original .view-lines').first().textContent())?.includes('OAuth'), 'the left side is the version before the edit');
