@@ -176,7 +176,7 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
 }
 
 async function rowCount(chat: FrameLocator): Promise<number> {
-  return chat.locator('#transcript > .entry').count();
+  return chat.locator('#transcript > .page > .entry').count();
 }
 
 export async function run(): Promise<void> {
@@ -269,7 +269,7 @@ export async function run(): Promise<void> {
       results.push(mark);
       console.log(`  ${i} messages: lag ${lag.toFixed(0)} ms (last answers: ${lags.slice(Math.max(1, i - 4), i + 1).map((n) => n.toFixed(0)).join(', ')}), keys ${mark.keyMedianMs.toFixed(1)}/${mark.keyP95Ms.toFixed(1)} ms, ${mark.domNodes} nodes, ${rows} rows, reload ${reloadMs} ms (chat view ${viewMs} ms) → ${rowsBack} rows`);
     }
-    const users = await chat.locator('#transcript > .entry.user').allTextContents();
+    const users = await chat.locator('#transcript > .page > .entry.user').allTextContents();
     for (let i = 1; i <= total; i++) if (users.filter((t) => t.includes(`Step ${i}:`)).length !== 1) refused++;
     const notices = await page.locator('.notifications-toasts .notification-list-item-message').allTextContents();
     refused += notices.filter((n) => /still answering|not sent/i.test(n)).length;
