@@ -61,6 +61,8 @@ function suiteSummary(name, output, code) {
 function failedTests(output) {
   const failed = [];
   for (const line of output.split('\n')) {
+    // A whole pass without a result (it hung or timed out) has no test to name: its own line says so.
+    if (/^integration pass ".*": no result|^e2e: overall timeout/.test(line)) failed.push(`  ${line.trim()}`);
     const i = line.indexOf(OUTCOME_MARKER);
     if (i < 0) continue;
     try {

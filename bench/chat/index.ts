@@ -115,12 +115,16 @@ async function seenAt(chat: FrameLocator, mark: string): Promise<number> {
     (transcript: Win, m: string) =>
       new Promise<number>((resolve) => {
         const w = globalThis as Win;
+        // The last 40 rows, from the end: rows live in pages (chat.ts ROWS_PER_PAGE).
         const check = () => {
-          let el = transcript.lastElementChild;
-          for (let n = 0; el && n < 40; n++, el = el.previousElementSibling) {
-            if (el.classList.contains('assistant') && el.getAttribute('aria-busy') === 'false' && (el.textContent ?? '').includes(m)) {
-              resolve(Date.now());
-              return;
+          let n = 0;
+          for (let page = transcript.lastElementChild; page && n < 40; page = page.previousElementSibling) {
+            if (!page.classList.contains('page')) continue;
+            for (let el = page.lastElementChild; el && n < 40; n++, el = el.previousElementSibling) {
+              if (el.classList.contains('assistant') && el.getAttribute('aria-busy') === 'false' && (el.textContent ?? '').includes(m)) {
+                resolve(Date.now());
+                return;
+              }
             }
           }
           w.requestAnimationFrame(check);
