@@ -1,4 +1,4 @@
-import { constants as FS, fchmodSync, lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants as FS, fchmodSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { FileType, invalidStorePathReason, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
@@ -15,6 +15,8 @@ const SHARED_DIR_MODE = 0o777;
 const READ_FLAGS = FS.O_RDONLY | FS.O_NOFOLLOW;
 const CREATE_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 const OVERWRITE_FLAGS = FS.O_WRONLY | FS.O_TRUNC | FS.O_NOFOLLOW;
+/** Appends never create: a journal segment is made whole (atomic write) and only then grown. */
+const APPEND_FLAGS = FS.O_WRONLY | FS.O_APPEND | FS.O_NOFOLLOW;
 
 /**
  * Metadata look-ups (lstat, stat, realpath) are synchronous on purpose: the engine stats every
@@ -120,6 +122,52 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       }
     } catch (e) {
       throw toFsError(e, 'writeFile', rel);
+    }
+  }
+
+  /**
+   * One O_APPEND write to an existing file (never created here, never through a link).
+   * Synchronous, like the metadata look-ups: a journal frame is a few hundred bytes, and four
+   * thread-pool round trips (open, write, close) cost more than the writes themselves.
+   */
+  async append(rel: string, data: Uint8Array): Promise<void> {
+    const host = this.hostPath('append', rel);
+    try {
+      this.confineParent('append', rel);
+      const fd = openSync(host, APPEND_FLAGS);
+      try {
+        let done = 0;
+        while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw toFsError(e, 'append', rel);
+    }
+  }
+
+  /** The file's bytes from `offset` to its end (O_NOFOLLOW: a link is refused); synchronous like append. */
+  async readFrom(rel: string, offset: number): Promise<Uint8Array> {
+    const host = this.hostPath('readFrom', rel);
+    try {
+      this.confineParent('readFrom', rel);
+      const fd = openSync(host, READ_FLAGS);
+      try {
+        const { size } = fstatSync(fd);
+        if (size <= offset) return new Uint8Array(0);
+        const out = Buffer.allocUnsafe(size - offset);
+        let done = 0;
+        while (done < out.length) {
+          const n = readSync(fd, out, done, out.length - done, offset + done);
+          if (n === 0) break;
+          done += n;
+        }
+        return out.subarray(0, done);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw toFsError(e, 'readFrom', rel);
     }
   }
 
