@@ -77,6 +77,7 @@ export class MemoryHistory {
   private blobRefs = new Map<string, number>();
   private bytes = 0;
   private decoded = new Map<number, Uint8Array>();
+  private cacheLimit = DECODED_CACHE;
   /** The segment followed (undefined: none yet), how far it was read, and bytes after that which were no whole frame. */
   private epoch: number | undefined;
   private offset = 0;
@@ -181,8 +182,27 @@ export class MemoryHistory {
     const dueByAge = now - this.lastAgePrune > AGE_PRUNE_EVERY_MS;
     const bytes = this.bytes + (this.blobRefs.has(entry.blob) ? 0 : entry.size);
     if (perFile <= this.retention.maxVersionsPerFile && !dueByAge && bytes <= this.retention.maxBytes) return [];
+    if (!dueByAge && bytes <= this.retention.maxBytes) return this.overPerFileLimit(entry);
     if (dueByAge) this.lastAgePrune = now;
     return [...droppable([...this.sorted, entry], this.retention, now)].sort((a, b) => a - b);
+  }
+
+  /**
+   * Only the new version's path went over the per-file limit (the common case of a file edited
+   * many times): its oldest versions beyond the limit go, as `droppable` would drop them (the
+   * new version is that path's newest, the only one of it `droppable` protects), without a pass
+   * over every file's versions.
+   */
+  private overPerFileLimit(entry: HistoryEntry): number[] {
+    const drop: number[] = [];
+    let n = 1;
+    for (let i = this.sorted.length - 1; i >= 0; i--) {
+      const e = this.sorted[i];
+      if (e.path !== entry.path) continue;
+      n++;
+      if (n > this.retention.maxVersionsPerFile) drop.push(e.version);
+    }
+    return drop.reverse();
   }
 
   /**
@@ -363,7 +383,7 @@ export class MemoryHistory {
   }
 
   private remember(version: number, bytes: Uint8Array): void {
-    if (this.decoded.size >= DECODED_CACHE) this.decoded.clear();
+    if (this.decoded.size >= this.cacheLimit) this.decoded.clear();
     this.decoded.set(version, bytes);
   }
 
@@ -375,9 +395,16 @@ export class MemoryHistory {
     const started = Date.now();
     const from = this.epoch;
     const kept: { entry: HistoryEntry; bytes: Uint8Array }[] = [];
-    for (const entry of this.sorted) {
-      const bytes = this.storedOf(entry.version);
-      if (bytes !== undefined) kept.push({ entry, bytes });
+    // Every kept content is held for the rewrite anyway: decode each delta chain once, not again
+    // each time the bounded cache empties.
+    this.cacheLimit = Infinity;
+    try {
+      for (const entry of this.sorted) {
+        const bytes = this.storedOf(entry.version);
+        if (bytes !== undefined) kept.push({ entry, bytes });
+      }
+    } finally {
+      this.cacheLimit = DECODED_CACHE;
     }
     const frames = this.framesOf(kept, this.lastVersion);
     await this.startSegment((from ?? 0) + 1, concat(frames.map((f) => f.frame)));
