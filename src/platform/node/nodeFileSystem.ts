@@ -350,9 +350,28 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
 
   /** The real path of an existing entry, refused when links lead it out of the store. */
   private confined(op: string, rel: string, host: string): string {
+    const fast = this.linkFree(rel);
+    if (fast !== undefined) return fast;
     const real = meta.realpath(host);
     if (!isWithin(this.resolvedRoot(), real, path.sep)) throw refused(op, rel, 'a symbolic link leads out of the store');
     return real;
+  }
+
+  /**
+   * `rel` under the store's real root when none of its components is a symbolic link (one lstat
+   * per component below the root, where realpath(3) reads every component of the host path as a
+   * link); undefined when one is, and realpath decides. Missing components throw ENOENT/ENOTDIR
+   * as realpath does.
+   */
+  private linkFree(rel: string): string | undefined {
+    const root = this.resolvedRoot();
+    if (rel === '') return root;
+    let at = root;
+    for (const name of rel.split('/')) {
+      at = at + path.sep + name;
+      if (meta.lstat(at).isSymbolicLink()) return undefined;
+    }
+    return at;
   }
 
   /** Proves the folder that holds `rel` resolves inside the store (top-level names sit in the root). */
