@@ -30,7 +30,7 @@ const LEGACY = { versions: `${HISTORY_FOLDER}/v`, blobs: `${HISTORY_FOLDER}/b`, 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Versions older than the day limit are looked for at most this often. */
 const AGE_PRUNE_EVERY_MS = 60 * 60 * 1000;
-/** A segment is compacted once it holds at least this many dropped versions, and as many as a quarter of its kept ones. */
+/** A segment is compacted once it holds at least this many dropped versions, and as many as an eighth of its kept ones (a file edited over and over drops one version per edit, so dropped records never pile up far beyond what is kept). */
 const COMPACT_MIN_DROPPED = 64;
 /** Decoded contents kept in memory (the bases of the next deltas, the versions last viewed). */
 const DECODED_CACHE = 256;
@@ -206,12 +206,12 @@ export class MemoryHistory {
   }
 
   /**
-   * Dropped versions make up a quarter of the kept ones; or many versions were appended one frame
+   * Dropped versions make up an eighth of the kept ones; or many versions were appended one frame
    * each since the segment was last written whole (compacted, they compress together to a
    * fraction: the JSON of a version is too small for deflate on its own).
    */
   private compactionDue(): boolean {
-    if (this.dropped.size >= COMPACT_MIN_DROPPED && this.dropped.size * 4 >= this.sorted.length) return true;
+    if (this.dropped.size >= COMPACT_MIN_DROPPED && this.dropped.size * 8 >= this.sorted.length) return true;
     return this.appended >= REPACK_MIN_APPENDED && this.appended * 8 >= this.sorted.length;
   }
 

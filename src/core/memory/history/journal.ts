@@ -25,8 +25,8 @@ import { applyPatch, createPatch } from 'diff';
 import { deflateSync, inflateSync } from 'node:zlib';
 import type { HistoryEntry } from './types';
 
-/** At most this many deltas/references between a version and a full copy. */
-export const FULL_EVERY = 24;
+/** At most this many deltas/references between a version and a full copy (above the default 50 versions per file: a file edited often keeps one full copy, its oldest kept version). */
+export const FULL_EVERY = 64;
 /** Contents larger than this are stored whole (a diff of huge texts costs more than it saves). */
 const MAX_DELTA_BYTES = 512 * 1024;
 
