@@ -394,19 +394,22 @@ export class MemoryHistory {
   private async compact(): Promise<void> {
     const started = Date.now();
     const from = this.epoch;
-    const kept: { entry: HistoryEntry; bytes: Uint8Array }[] = [];
-    // Every kept content is held for the rewrite anyway: decode each delta chain once, not again
-    // each time the bounded cache empties.
+    // Contents are decoded only where a version is encoded again (its base was dropped) or is the
+    // base of one; while compacting, each decoded chain is held (not again each time the bounded
+    // cache empties).
+    const kept: KeptVersion[] = this.sorted.map((entry) => ({ entry, bytes: () => this.storedOf(entry.version) }));
     this.cacheLimit = Infinity;
+    let frames: { records: JournalRecord[]; frame: Uint8Array }[];
     try {
-      for (const entry of this.sorted) {
-        const bytes = this.storedOf(entry.version);
-        if (bytes !== undefined) kept.push({ entry, bytes });
-      }
+      frames = this.framesOf(kept, this.lastVersion);
     } finally {
       this.cacheLimit = DECODED_CACHE;
     }
-    const frames = this.framesOf(kept, this.lastVersion);
+    const warm: [number, Uint8Array][] = [];
+    for (const k of kept.slice(-DECODED_CACHE / 2)) {
+      const bytes = this.decoded.get(k.entry.version);
+      if (bytes !== undefined) warm.push([k.entry.version, bytes]);
+    }
     await this.startSegment((from ?? 0) + 1, concat(frames.map((f) => f.frame)));
     if (from !== undefined) await this.deleteIfThere(segmentFile(from));
     this.reset();
@@ -415,7 +418,7 @@ export class MemoryHistory {
       for (const r of f.records) this.apply(r);
       this.offset += f.frame.length;
     }
-    for (const k of kept.slice(-DECODED_CACHE / 2)) this.remember(k.entry.version, k.bytes);
+    for (const [version, bytes] of warm) this.remember(version, bytes);
     const ms = Date.now() - started;
     this.compactions.count++;
     this.compactions.lastMs = ms;
@@ -427,19 +430,26 @@ export class MemoryHistory {
    * version number used, FRAME_RECORDS versions to a frame. A version whose delta base is kept
    * keeps its stored body as it is; the others are encoded again against the kept versions.
    */
-  private framesOf(kept: readonly { entry: HistoryEntry; bytes: Uint8Array }[], last: number): { records: JournalRecord[]; frame: Uint8Array }[] {
+  private framesOf(kept: readonly KeptVersion[], last: number): { records: JournalRecord[]; frame: Uint8Array }[] {
     const latestByPath = new Map<string, number>();
     const byBlob = new Map<string, number>();
     const depth = new Map<number, number>();
-    const bytesOf = new Map<number, Uint8Array>();
+    const bytesOf = new Map<number, () => Uint8Array | undefined>();
     const all: JournalRecord[] = [{ k: 'drop', versions: [], last }];
     for (const { entry, bytes } of kept) {
       const old = this.records.get(entry.version);
-      const reusable = old !== undefined && old.storage.s !== 'full' && depth.has(old.storage.b) && (depth.get(old.storage.b) ?? 0) + 1 === old.storage.d;
-      const record: VersionRecord =
-        old !== undefined && (old.storage.s === 'full' || reusable)
-          ? old
-          : this.encodeAgainst(entry, bytes, latestByPath, byBlob, (v) => depth.get(v) ?? 0, (v) => bytesOf.get(v));
+      // A delta or reference whose base is kept keeps its body; only its depth is counted again
+      // (a full copy cut off what was before its base: never deeper than it was).
+      const st = old?.storage;
+      let record: VersionRecord;
+      if (old !== undefined && st?.s === 'full') record = old;
+      else if (old !== undefined && st !== undefined && st.s !== 'full' && depth.has(st.b)) {
+        record = { ...old, storage: { ...st, d: (depth.get(st.b) ?? 0) + 1 } };
+      } else {
+        const content = bytes();
+        if (content === undefined) continue; // Its content cannot be read back: the version goes.
+        record = this.encodeAgainst(entry, content, latestByPath, byBlob, (v) => depth.get(v) ?? 0, (v) => bytesOf.get(v)?.());
+      }
       all.push(record);
       depth.set(entry.version, record.storage.s === 'full' ? 0 : record.storage.d);
       // Only the newest content of each path is a delta base: the others can go.
@@ -484,7 +494,7 @@ export class MemoryHistory {
       .filter(([name, type]) => type === FileType.File && /^\d{12}\.json$/.test(name))
       .map(([name]) => Number(name.slice(0, 12)))
       .sort((a, b) => a - b);
-    const kept: { entry: HistoryEntry; bytes: Uint8Array }[] = [];
+    const kept: KeptVersion[] = [];
     const blobs = new Map<string, Uint8Array>();
     for (const v of numbers) {
       let entry: HistoryEntry | undefined;
@@ -503,7 +513,8 @@ export class MemoryHistory {
         }
         blobs.set(entry.blob, bytes);
       }
-      kept.push({ entry, bytes });
+      const known = bytes;
+      kept.push({ entry, bytes: () => known });
     }
     const last = Math.max(head, kept.at(-1)?.entry.version ?? 0);
     const frames = this.framesOf(kept, last);
@@ -564,6 +575,12 @@ export class MemoryHistory {
       if ((await this.store.inspect(rel)).kind !== 'missing') throw e;
     }
   }
+}
+
+/** A version going into a new segment; its content is read only when needed. */
+interface KeptVersion {
+  entry: HistoryEntry;
+  bytes: () => Uint8Array | undefined;
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
