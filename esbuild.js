@@ -1,5 +1,6 @@
 // Bundles the extension (vscode external), the headless CLI and the chat webview script.
 const esbuild = require('esbuild');
+const { cliBuilds } = require('./cliBundles');
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
@@ -13,14 +14,7 @@ const builds = [
     target: 'node20',
     external: ['vscode'],
   },
-  {
-    entryPoints: ['src/cli/main.ts'],
-    outfile: 'dist/cli.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
-  },
+  ...cliBuilds(__dirname, 'dist'),
   {
     entryPoints: ['media/src/chat.ts'],
     outfile: 'media/dist/chat.js',

@@ -19,7 +19,7 @@ const run = (args) => execFileSync(process.execPath, args, { cwd: stage, stdio: 
 
 try {
   // Manifest and docs as they are in the tree.
-  for (const file of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'tsconfig.json']) {
+  for (const file of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'cliBundles.js', 'tsconfig.json']) {
     if (fs.existsSync(path.join(root, file))) fs.copyFileSync(path.join(root, file), path.join(stage, file));
   }
   // Static media (icons, templates, css, vendored codicons); media/dist is rebuilt below.

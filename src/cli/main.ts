@@ -4,12 +4,13 @@ import { execCommand, oneLine } from './exec';
 import { expireCommand } from './expire';
 import { historyCommand } from './history';
 import { restoreCommand } from './restore';
-import { runCommand } from './run';
 
 type Command = (argv: string[]) => Promise<number>;
 
-// mcp loads the MCP SDK only when it runs, so `exec` and `run` start as fast as before.
+// Each command loads what it needs when it runs: `mcp` the MCP SDK, `run` the Anthropic SDK and
+// the shell parser (through the agent and the bash tool); `exec` neither, so it starts fast.
 const mcpCommand: Command = async (argv) => (await import('./mcp/command')).mcpCommand(argv);
+const runCommand: Command = async (argv) => (await import('./run')).runCommand(argv);
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   exec: execCommand,

@@ -1,6 +1,7 @@
 import { promises as fsp } from 'fs';
 import * as vscode from 'vscode';
 import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem } from '../core/memory/fileSystem';
+import { NodeMemoryFileSystem } from './node/nodeFileSystem';
 
 export interface WorkspaceMemoryFileSystemOptions {
   /** Consulted before every change; false (e.g. an untrusted workspace) makes writes fail with NoPermissions. */
@@ -15,10 +16,32 @@ export interface WorkspaceMemoryFileSystemOptions {
  * follows the workspace wherever it lives.
  */
 export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
+  /**
+   * On a `file:` store (local, and remote/WSL/container too: the extension host runs where the
+   * files are) the history journal is appended and followed by offset through the Node adapter,
+   * which confines itself the same way (no link out of the store, O_NOFOLLOW, never creates).
+   * workspace.fs has no append: elsewhere SafeStore reads and rewrites the segment instead.
+   */
+  readonly append?: (path: string, data: Uint8Array) => Promise<void>;
+  readonly readFrom?: (path: string, offset: number) => Promise<Uint8Array>;
+
   constructor(
     readonly root: vscode.Uri,
     private readonly options: WorkspaceMemoryFileSystemOptions = {},
-  ) {}
+  ) {
+    if (root.scheme === 'file') {
+      const local = new NodeMemoryFileSystem(root.fsPath, { ownerOnly: options.ownerOnly !== false });
+      this.append = async (path, data) => {
+        this.assertWritable();
+        this.uriOf(path);
+        await local.append(path, data);
+      };
+      this.readFrom = async (path, offset) => {
+        this.uriOf(path);
+        return local.readFrom(path, offset);
+      };
+    }
+  }
 
   /** The Uri of a store-relative path; refuses anything that is not a canonical relative path. */
   uriOf(relPath: string): vscode.Uri {

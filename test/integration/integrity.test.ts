@@ -28,10 +28,12 @@ suite('integrity: Features ticks racing agent edits', () => {
 
   test('a storm of checkbox ticks against str_replace edits from two engines loses nothing', async function () {
     // 72 locked writes from two engines, each recorded in history, plus the hand-edit notices the
-    // watcher raises for the second engine's writes: measured 17–20 s a round on a loaded 2-core
-    // machine (history's file-per-version I/O through workspace.fs; issue 20's journal is the fix),
-    // so the default 30 s cannot hold three rounds there. The budget is named, not retried.
-    this.timeout(120_000);
+    // watcher raises for the second engine's writes. With history as a journal: 5.5–9.1 s a round,
+    // 20.8 s for the three at a load average of ~7 on the shared 2-core machine (file-per-version
+    // history took 17–20 s a round); at a higher load the three rounds passed 30 s. What is left
+    // is the engine's per-component stats through workspace.fs, not history. The budget is named,
+    // not retried.
+    this.timeout(60_000);
     const store = primaryStore(api);
     assert.strictEqual(store.rootUri.scheme, 'file', 'this test needs a local store (the cross-process lock)');
     const uri = vscode.Uri.joinPath(store.rootUri, 'features.json');

@@ -102,7 +102,7 @@ suite('WorkspaceMemoryFileSystem on a virtual scheme', () => {
     const memory = [...provider.entries.keys()].filter((p) => p.startsWith('/project/') && !p.startsWith('/project/.claude-memories/.meta'));
     assert.deepStrictEqual(memory.sort(), ['/project/.claude-memories', '/project/.claude-memories/b.md']);
     // The engine kept its history there too: a virtual store records versions like a disk one.
-    assert.ok(provider.entries.has('/project/.claude-memories/.meta/history/v/000000000002.json'));
+    assert.ok(provider.entries.has('/project/.claude-memories/.meta/history/journal-000001'));
   });
 
   test('maps FileSystemErrors to FsError codes and keeps writeFile from creating parents', async () => {

@@ -61,6 +61,14 @@ export interface MemoryFileSystem {
   rename(source: string, target: string, options: { overwrite: boolean }): Promise<void>;
   /** Creates the folder and any missing parents (like vscode.workspace.fs.createDirectory). */
   createDirectory(path: string): Promise<void>;
+  /**
+   * Optional: appends to an existing file with one O_APPEND write (FileNotFound when it is
+   * missing: never creates). Hosts without it (vscode.workspace.fs) get a read and an atomic
+   * rewrite of the whole file instead (SafeStore.appendFile).
+   */
+  append?(path: string, data: Uint8Array): Promise<void>;
+  /** Optional: the file's bytes from `offset` to its end (without it, the whole file is read). */
+  readFrom?(path: string, offset: number): Promise<Uint8Array>;
 }
 
 /**

@@ -119,6 +119,28 @@ export class SafeStore {
     }
   }
 
+  /**
+   * Appends `data` to the existing file `rel` (a journal; the caller holds the store lock). With
+   * the adapter's append one O_APPEND write; without it the file is read and rewritten atomically.
+   * Throws FileNotFound (as a MemoryError) when the file is missing.
+   */
+  async appendFile(rel: string, data: Uint8Array): Promise<void> {
+    const fs = this.fs;
+    if (fs.append !== undefined) return this.call(rel, () => fs.append!(rel, data));
+    const old = await this.readFile(rel);
+    const joined = new Uint8Array(old.length + data.length);
+    joined.set(old, 0);
+    joined.set(data, old.length);
+    await this.writeAtomic(rel, joined, true);
+  }
+
+  /** The bytes of `rel` from `offset` on (adapter errors untranslated: FsError FileNotFound when missing). */
+  async readFrom(rel: string, offset: number): Promise<Uint8Array> {
+    if (this.fs.readFrom !== undefined) return this.fs.readFrom(rel, offset);
+    const all = await this.fs.readFile(rel);
+    return all.subarray(Math.min(offset, all.length));
+  }
+
   private async assertUnchanged(rel: string, expected: Uint8Array): Promise<void> {
     let now: Uint8Array | undefined;
     try {

@@ -1,4 +1,4 @@
-import { constants as FS, fchmodSync, lstatSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants as FS, fchmodSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { FileType, invalidStorePathReason, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
@@ -13,8 +13,43 @@ const SHARED_FILE_MODE = 0o666;
 const SHARED_DIR_MODE = 0o777;
 /** O_NOFOLLOW everywhere we open: a link swapped in after our checks is refused, not followed. */
 const READ_FLAGS = FS.O_RDONLY | FS.O_NOFOLLOW;
+/** Synchronous opens never wait on a FIFO (a cloned repository may plant one): the type is checked after. */
+const READ_SYNC_FLAGS = READ_FLAGS | FS.O_NONBLOCK;
 const CREATE_FLAGS = FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | FS.O_NOFOLLOW;
 const OVERWRITE_FLAGS = FS.O_WRONLY | FS.O_TRUNC | FS.O_NOFOLLOW;
+/**
+ * Files up to this size are read and written with synchronous calls (one command runs at a time;
+ * a thread-pool round trip per open/read/write/close costs more than the I/O of a memory file).
+ */
+const SYNC_IO_BYTES = 1024 * 1024;
+
+/** The size of the open file; a folder is EISDIR, anything else but a regular file is refused. */
+function regularFileSize(fd: number, op: string, rel: string): number {
+  const stat = fstatSync(fd);
+  if (stat.isFile()) return stat.size;
+  if (stat.isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+  throw refused(op, rel, 'not a regular file');
+}
+
+function writeAll(fd: number, data: Uint8Array): void {
+  let done = 0;
+  while (done < data.length) done += writeSync(fd, data, done, data.length - done);
+}
+
+/** The bytes of `fd` from `offset` up to `size` (fewer if it shrank meanwhile). */
+function readRest(fd: number, offset: number, size: number): Uint8Array {
+  const out = Buffer.allocUnsafe(Math.max(0, size - offset));
+  let done = 0;
+  while (done < out.length) {
+    const n = readSync(fd, out, done, out.length - done, offset + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return out.subarray(0, done);
+}
+
+/** Appends never create: a journal segment is made whole (atomic write) and only then grown. */
+const APPEND_FLAGS = FS.O_WRONLY | FS.O_APPEND | FS.O_NOFOLLOW | FS.O_NONBLOCK;
 
 /**
  * Metadata look-ups (lstat, stat, realpath) are synchronous on purpose: the engine stats every
@@ -91,6 +126,15 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     const host = this.hostPath('readFile', rel);
     try {
       const real = this.confined('readFile', rel, host);
+      // Small files (every memory file, in practice) synchronously: open, fstat, read and close
+      // through the thread pool cost four round trips, more than reading a few KiB.
+      const fd = openSync(real, READ_SYNC_FLAGS);
+      try {
+        const size = regularFileSize(fd, 'readFile', rel);
+        if (size <= SYNC_IO_BYTES) return readRest(fd, 0, size);
+      } finally {
+        closeSync(fd);
+      }
       return await fsp.readFile(real, { flag: READ_FLAGS });
     } catch (e) {
       throw toFsError(e, 'readFile', rel);
@@ -102,9 +146,27 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     if (rel === '') throw refused('writeFile', rel, 'the store root is a folder');
     try {
       this.confineParent('writeFile', rel);
+      if (content.length <= SYNC_IO_BYTES) {
+        let fd: number;
+        try {
+          // New names first: the engine writes every change to a fresh temporary file.
+          fd = openSync(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+          await this.overwrite(rel, host, content);
+          return;
+        }
+        try {
+          // open's mode is filtered by the umask; chmod makes it exactly owner read/write.
+          if (this.ownerOnly) fchmodSync(fd, FILE_MODE);
+          writeAll(fd, content);
+        } finally {
+          closeSync(fd);
+        }
+        return;
+      }
       let handle: fsp.FileHandle;
       try {
-        // New names first: the engine writes every change to a fresh temporary file.
         handle = await fsp.open(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -120,6 +182,45 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       }
     } catch (e) {
       throw toFsError(e, 'writeFile', rel);
+    }
+  }
+
+  /**
+   * One O_APPEND write to an existing file (never created here, never through a link).
+   * Synchronous, like the metadata look-ups: a journal frame is a few hundred bytes, and four
+   * thread-pool round trips (open, write, close) cost more than the writes themselves.
+   */
+  async append(rel: string, data: Uint8Array): Promise<void> {
+    const host = this.hostPath('append', rel);
+    try {
+      this.confineParent('append', rel);
+      const fd = openSync(host, APPEND_FLAGS);
+      try {
+        regularFileSize(fd, 'append', rel);
+        writeAll(fd, data);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw toFsError(e, 'append', rel);
+    }
+  }
+
+  /** The file's bytes from `offset` to its end (O_NOFOLLOW: a link is refused); synchronous like append. */
+  async readFrom(rel: string, offset: number): Promise<Uint8Array> {
+    const host = this.hostPath('readFrom', rel);
+    try {
+      this.confineParent('readFrom', rel);
+      const fd = openSync(host, READ_SYNC_FLAGS);
+      try {
+        const size = regularFileSize(fd, 'readFrom', rel);
+        if (size <= offset) return new Uint8Array(0);
+        return readRest(fd, offset, size);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (e) {
+      throw toFsError(e, 'readFrom', rel);
     }
   }
 
@@ -249,9 +350,28 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
 
   /** The real path of an existing entry, refused when links lead it out of the store. */
   private confined(op: string, rel: string, host: string): string {
+    const fast = this.linkFree(rel);
+    if (fast !== undefined) return fast;
     const real = meta.realpath(host);
     if (!isWithin(this.resolvedRoot(), real, path.sep)) throw refused(op, rel, 'a symbolic link leads out of the store');
     return real;
+  }
+
+  /**
+   * `rel` under the store's real root when none of its components is a symbolic link (one lstat
+   * per component below the root, where realpath(3) reads every component of the host path as a
+   * link); undefined when one is, and realpath decides. Missing components throw ENOENT/ENOTDIR
+   * as realpath does.
+   */
+  private linkFree(rel: string): string | undefined {
+    const root = this.resolvedRoot();
+    if (rel === '') return root;
+    let at = root;
+    for (const name of rel.split('/')) {
+      at = at + path.sep + name;
+      if (meta.lstat(at).isSymbolicLink()) return undefined;
+    }
+    return at;
   }
 
   /** Proves the folder that holds `rel` resolves inside the store (top-level names sit in the root). */

@@ -193,20 +193,20 @@ describe('claude-memory mcp (MCP client over stdio)', function () {
     await call(server, { command: 'create', path: '/memories/a.md', file_text: 'x' });
     await call(server, { command: 'view', path: '/memories/a.md' });
     await createNodeMemoryEngine(store).engine.setPinned('a.md', true);
-    for (const rel of ['.meta/history/head', '.meta/usage.json', '.meta/pins.json']) assert.ok(fs.existsSync(path.join(store, rel)), rel);
+    for (const rel of ['.meta/history/journal-000001', '.meta/usage.json', '.meta/pins.json']) assert.ok(fs.existsSync(path.join(store, rel)), rel);
     const { resources } = await server.client.listResources();
     assert.deepEqual(resources.map((r) => r.uri), ['memory:///memories/a.md']);
-    for (const rel of ['.meta/history/head', '.meta/usage.json', '.meta/pins.json', '.META/pins.json', 'x/../.meta/pins.json']) {
+    for (const rel of ['.meta/history/journal-000001', '.meta/usage.json', '.meta/pins.json', '.META/pins.json', 'x/../.meta/pins.json']) {
       await assert.rejects(server.client.readResource({ uri: `memory:///memories/${rel}` }), McpError, rel);
       const viewed = await call(server, { command: 'view', path: `/memories/${rel}` });
       assert.equal(viewed.isError, true, rel);
     }
     const root = textOf(await call(server, { command: 'view', path: '/memories' }));
     assert.ok(!root.includes('.meta'), root);
-    const head = fs.readFileSync(path.join(store, '.meta/history/head'));
+    const head = fs.readFileSync(path.join(store, '.meta/history/journal-000001'));
     const written = await call(server, { command: 'create', path: '/memories/.meta/history/head', file_text: '{}' });
     assert.equal(written.isError, true);
-    assert.deepEqual(fs.readFileSync(path.join(store, '.meta/history/head')), head);
+    assert.deepEqual(fs.readFileSync(path.join(store, '.meta/history/journal-000001')), head);
   });
 
   it('tells the client when the store changes, whoever changed it', async () => {

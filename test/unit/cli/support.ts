@@ -11,15 +11,12 @@ export const REPO = path.resolve(__dirname, '../../../..');
  * the current sources (dist/ may be stale). Build errors arrive in the rejection's message.
  */
 export async function bundleCli(outfile: string): Promise<void> {
-  await esbuild.build({
-    entryPoints: [path.join(REPO, 'src/cli/main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { cliBuilds } = require(path.join(REPO, 'cliBundles.js')) as { cliBuilds: (root: string, outdir: string) => esbuild.BuildOptions[] };
+  // The three bundles side by side (cli.js requires cli-run.js and cli-mcp.js from its folder).
+  for (const options of cliBuilds(REPO, path.dirname(outfile))) {
+    await esbuild.build({ ...options, ...(options.outfile?.endsWith(`${path.sep}cli.js`) ? { outfile } : {}), logLevel: 'silent' });
+  }
 }
 
 export interface CliRun {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -249,6 +250,34 @@ describe('NodeMemoryFileSystem', () => {
       await nfs.writeFile('a.md', enc('a'));
       await rejectsWith(nfs.rename('', 'x', { overwrite: true }), 'NoPermissions');
       await rejectsWith(nfs.rename('a.md', '', { overwrite: true }), 'NoPermissions');
+    });
+  });
+
+  describe('special files planted in the store', () => {
+    it('refuses a FIFO for readFile, readFrom and append without waiting for a writer, and a folder as a folder', async function () {
+      if (process.platform === 'win32') this.skip();
+      const fifo = path.join(store, 'pipe.md');
+      execFileSync('mkfifo', [fifo]);
+      // Each call returns (a blocking open of a FIFO would hang the test, and the CLI, forever).
+      const err = await rejectsWith(nfs.readFile('pipe.md'), 'NoPermissions');
+      assert.match(err.message, /not a regular file/);
+      await rejectsWith(nfs.readFrom('pipe.md', 0), 'NoPermissions');
+      await assert.rejects(nfs.append('pipe.md', enc('x')));
+      assert.ok(fs.lstatSync(fifo).isFIFO(), 'the FIFO is still there, untouched');
+      fs.mkdirSync(path.join(store, 'dir'));
+      await rejectsWith(nfs.readFile('dir'), 'FileIsADirectory');
+    });
+
+    it('reads and appends exactly the bytes of regular files, large ones too', async () => {
+      const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+      await nfs.writeFile('big.bin', big);
+      assert.deepEqual(new Uint8Array(await nfs.readFile('big.bin')), big);
+      await nfs.writeFile('j', enc('ab'));
+      await nfs.append('j', enc('cd'));
+      assert.equal(dec(await nfs.readFile('j')), 'abcd');
+      assert.equal(dec(await nfs.readFrom('j', 1)), 'bcd');
+      assert.equal((await nfs.readFrom('j', 9)).length, 0);
+      await rejectsWith(nfs.append('missing', enc('x')), 'FileNotFound');
     });
   });
 

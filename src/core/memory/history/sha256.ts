@@ -1,7 +1,14 @@
-/** SHA-256 through WebCrypto (global in Node 20 and in VS Code's extension host): no `crypto` import in core. */
+import { createHash } from 'node:crypto';
+
+/**
+ * SHA-256 of `bytes` as hex. node:crypto, synchronously: WebCrypto's digest goes through the
+ * thread pool, and history hashes two or three contents of a few KiB per change, where the round
+ * trip costs far more than the hash. (Core runs in Node: the CLI and VS Code's extension host.)
+ */
+export function sha256HexSync(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const b of digest) hex += b.toString(16).padStart(2, '0');
-  return hex;
+  return sha256HexSync(bytes);
 }

@@ -1,0 +1,31 @@
+// The CLI's bundles, shared by esbuild.js and the CLI tests (test/unit/cli/support.ts).
+// `claude-memory` is three files: cli.js (exec, history, restore, expire and the dispatcher),
+// cli-run.js (`run`: the Anthropic SDK, the agent, the shell parser) and cli-mcp.js (`mcp`: the MCP
+// SDK). main.ts imports the last two lazily; here those imports become requires of the sibling
+// bundles, so `exec` never reads the megabytes it does not use.
+const path = require('node:path');
+
+const LAZY = { './run': './cli-run.js', './mcp/command': './cli-mcp.js' };
+
+/** @type {import('esbuild').Plugin} */
+const lazyCommands = {
+  name: 'lazy-cli-commands',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(run|mcp\/command)$/ }, (args) => {
+      if (path.basename(args.importer) !== 'main.ts') return undefined;
+      return { path: LAZY[args.path], external: true };
+    });
+  },
+};
+
+/** esbuild options for the three CLI bundles written to `outdir` (`cli.js` is the entry). */
+function cliBuilds(root, outdir) {
+  const common = { platform: 'node', format: 'cjs', target: 'node20', bundle: true };
+  return [
+    { ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [lazyCommands] },
+    { ...common, entryPoints: [path.join(root, 'src/cli/run.ts')], outfile: path.join(outdir, 'cli-run.js') },
+    { ...common, entryPoints: [path.join(root, 'src/cli/mcp/command.ts')], outfile: path.join(outdir, 'cli-mcp.js') },
+  ];
+}
+
+module.exports = { cliBuilds };
