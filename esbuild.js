@@ -1,5 +1,15 @@
 // Bundles the extension (vscode external), the headless CLI and the chat webview script.
 const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+
+// The bash parser's WebAssembly (web-tree-sitter's runtime and the tree-sitter-bash grammar),
+// loaded lazily by src/core/workspace/shellCommands.ts from next to the bundles.
+const WASM = ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'];
+function copyWasm() {
+  fs.mkdirSync('dist', { recursive: true });
+  for (const request of WASM) fs.copyFileSync(require.resolve(request), path.join('dist', path.basename(request)));
+}
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
@@ -32,6 +42,7 @@ const builds = [
 ];
 
 async function main() {
+  copyWasm();
   for (const options of builds) {
     const ctx = await esbuild.context({
       bundle: true,

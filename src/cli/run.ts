@@ -19,7 +19,7 @@ import { createRunTools } from './runTools';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { GUARDS_HELP, oneLine, STORE_FOLDER, type CliIo } from './exec';
 
-export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--allow-edits] [--allow-command PREFIX]... [--json] [--no-guards] PROMPT
+export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--allow-edits] [--allow-edits-protected] [--allow-command PREFIX]... [--json] [--no-guards] PROMPT
 
 Runs Claude with the memory tool on DIR/${STORE_FOLDER}, the text editor and bash on DIR until it
 finishes answering PROMPT. Reads are always allowed; writes and commands only with the flags below.
@@ -39,7 +39,10 @@ Options:
       --compaction-trigger N  Prompt tokens from which the API compacts (default: ${COMPACTION_TRIGGER_TOKENS},
                         at least ${MIN_COMPACTION_TRIGGER_TOKENS}). At 75 % of it Claude is asked to save its state to
                         memory; after a compaction, progress.md's end, the checklist and startup.md are reloaded.
-      --allow-edits     Let Claude create and edit files in DIR (never .git or the memory folder).
+      --allow-edits     Let Claude create and edit files in DIR (never .git or the memory folder,
+                        nor places where code runs: .vscode/, .git*, .husky/, .envrc, ...).
+      --allow-edits-protected  As --allow-edits, and also the places where code runs on folder
+                        open, commit or shell start (.vscode/tasks.json, .husky/, .envrc, ...).
       --allow-command PREFIX  Let Claude run commands starting with PREFIX (repeatable; '*' allows all).
                         A compound command runs only when every part is allowed.
       --command-timeout SECONDS  Stop a command after this long (default: ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}).
@@ -145,6 +148,7 @@ interface RunArgs {
   guards: boolean;
   prompt: string;
   allowEdits: boolean;
+  allowEditsProtected: boolean;
   allowCommands: string[];
   commandTimeoutSeconds: number;
 }
@@ -162,6 +166,7 @@ function parseRunArgs(argv: string[]): RunArgs {
       'no-compaction': { type: 'boolean' },
       'compaction-trigger': { type: 'string' },
       'allow-edits': { type: 'boolean' },
+      'allow-edits-protected': { type: 'boolean' },
       'allow-command': { type: 'string', multiple: true },
       'command-timeout': { type: 'string' },
       json: { type: 'boolean' },
@@ -188,7 +193,8 @@ function parseRunArgs(argv: string[]): RunArgs {
     json: values.json === true,
     guards: values['no-guards'] !== true,
     prompt,
-    allowEdits: values['allow-edits'] === true,
+    allowEdits: values['allow-edits'] === true || values['allow-edits-protected'] === true,
+    allowEditsProtected: values['allow-edits-protected'] === true,
     allowCommands: (values['allow-command'] ?? []).map((p) => {
       if (p.trim() === '') throw new UsageError('--allow-command needs a command prefix');
       return p.trim();

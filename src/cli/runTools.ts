@@ -15,6 +15,8 @@ import { CLI_NAME } from './args';
 
 export interface RunToolFlags {
   allowEdits: boolean;
+  /** --allow-edits-protected: also where code runs on open, commit or shell start. */
+  allowEditsProtected?: boolean;
   allowCommands: readonly string[];
   commandTimeoutSeconds: number;
 }
@@ -37,6 +39,8 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
       flags.allowEdits
         ? { mode: 'apply' }
         : { mode: 'refuse', reason: `Error: file edits are not allowed in this run; nothing was changed. The user can run ${CLI_NAME} run again with --allow-edits to allow them.` },
+    protectedWrites: () =>
+      flags.allowEditsProtected ? { mode: 'apply' } : { mode: 'refuse', how: `The user can run ${CLI_NAME} run again with --allow-edits-protected to allow it.` },
     onInternalError,
   });
   const canRunShell = process.platform !== 'win32';

@@ -185,7 +185,8 @@ export class ChatController implements vscode.Disposable {
           this.edits.record(entryId, { folder: this.runningFolder, path: request.path, before: request.before, after: request.after });
         }
       },
-      answered: (request, decision) => this.emit(this.transcript.setApproval(request.toolUseId, request, decision)),
+      answered: (request, decision, rule) =>
+        this.emit(this.transcript.setApproval(request.toolUseId, rule !== undefined && request.kind === 'command' ? { ...request, prefixes: [rule] } : request, decision)),
     });
     this.refreshAvailability();
     this.subscriptions.push(
@@ -234,11 +235,12 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
-  approve(entryId: string, decision: ApprovalDecision): boolean {
+  approve(entryId: string, decision: ApprovalDecision, details: { rule?: string; reason?: string } = {}): boolean {
     const toolUseId = this.approvals.get(entryId);
     if (!toolUseId) return false;
+    if (!this.approver.decide(toolUseId, decision, details)) return false;
     this.approvals.delete(entryId);
-    return this.approver.decide(toolUseId, decision);
+    return true;
   }
 
   /** Opens the diff of the edit on card `entryId`. */

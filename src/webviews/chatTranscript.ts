@@ -459,7 +459,7 @@ export class ChatTranscript {
     const approval: ToolApproval =
       request.kind === 'command'
         ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state }
-        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state };
+        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state, ...(request.protected ? { protected: request.protected } : {}) };
     // While a question waits, nothing else says Claude is waiting for the user.
     return [this.upsert({ ...entry, approval }), ...this.setWorking(undefined)];
   }

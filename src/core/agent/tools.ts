@@ -76,15 +76,28 @@ export type ApprovalRequest =
       /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
       prefixes: string[];
     }
-  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string };
+  /** `protected`: why the place is protected (code runs there); the card says it. */
+  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string; protected?: string };
 
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
+
+/** A decision with what it said: `rule`, the one prefix "Always allow" remembers; `reason`, why the user denied (sent to Claude). */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  rule?: string;
+  reason?: string;
+}
+
+/** The answer of a decision given either way. */
+export function answerOf(value: ApprovalDecision | ApprovalAnswer): ApprovalAnswer {
+  return typeof value === 'string' ? { decision: value } : value;
+}
 
 /**
  * Asks the user. The chat answers through buttons on the call's card; the CLI answers from its
  * flags (nobody can click there). Resolves `deny` when the signal fires.
  */
 export interface ToolApprover {
-  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision>;
+  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision | ApprovalAnswer>;
 }

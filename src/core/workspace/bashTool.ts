@@ -6,8 +6,8 @@
  * refuses it without asking.
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentTool, AgentToolLabel, AgentToolResult, ToolApprover, ToolCallContext } from '../agent/tools';
-import { judgeCommand, type CommandRules } from './commandRules';
+import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext } from '../agent/tools';
+import { judgeCommand, withReadOnlyGit, type CommandRules } from './commandRules';
 import { OutputCapture } from './outputCap';
 
 export const BASH_TOOL = { type: 'bash_20250124', name: 'bash' } as const;
@@ -94,9 +94,9 @@ export class BashTool implements AgentTool {
       return error('Error: Parameter `command` is required: the bash command to run (or `restart: true` to restart the shell).');
     }
     const consent = await this.consent(command, context);
-    if (consent !== undefined) return consent;
+    if (typeof consent !== 'string') return consent;
     if (context.signal?.aborted) return error('Error: the command was cancelled before it ran; nothing was run.');
-    return this.run(command, context);
+    return this.run(command, consent, context);
   }
 
   /** Shell of this chat, started on first use. */
@@ -110,27 +110,37 @@ export class BashTool implements AgentTool {
     this.session = undefined;
   }
 
-  /** Undefined when the command may run, else the refusal. */
-  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | undefined> {
-    const verdict = judgeCommand(command, this.options.rules());
-    if (verdict.kind === 'allowed') return undefined;
+  /**
+   * The shell text to run when the command may run (a command allowed only as read-only runs
+   * with git's code-running configuration turned off), else the refusal.
+   */
+  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | string> {
+    const verdict = await judgeCommand(command, this.options.rules());
+    if (verdict.kind === 'allowed') return verdict.readOnly ? withReadOnlyGit(command) : command;
     if (verdict.kind === 'denied') {
       return error(`Error: the command was not run: \`${short(verdict.part)}\` matches the deny rule "${verdict.rule}" in the user's settings.`);
     }
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }
-    const decision = await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal);
-    if (decision === 'deny' || context.signal?.aborted) return error('Error: the user declined to run this command; nothing was run.');
-    if (decision === 'always' && verdict.prefixes.length > 0) this.options.remember?.(verdict.prefixes);
-    return undefined;
+    const answer = answerOf(await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal));
+    if (answer.decision === 'deny' || context.signal?.aborted) {
+      const reason = answer.reason?.trim();
+      return error(`Error: the user declined to run this command; nothing was run.${reason ? ` The user said: ${reason}` : ''}`);
+    }
+    if (answer.decision === 'always') {
+      // One rule per answer: the part the user chose (a compound command offers one per part).
+      const chosen = answer.rule === undefined ? verdict.prefixes : verdict.prefixes.filter((p) => p === answer.rule);
+      if (chosen.length > 0) this.options.remember?.(chosen);
+    }
+    return command;
   }
 
-  private async run(command: string, context: ToolCallContext): Promise<AgentToolResult> {
+  private async run(command: string, shellText: string, context: ToolCallContext): Promise<AgentToolResult> {
     const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
     let streamed = 0;
     const timeoutMs = this.options.timeoutMs?.() ?? DEFAULT_COMMAND_TIMEOUT_MS;
-    const result = await this.shell().run(command, {
+    const result = await this.shell().run(shellText, {
       timeoutMs,
       signal: context.signal,
       onOutput: (chunk) => {

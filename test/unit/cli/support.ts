@@ -1,5 +1,6 @@
 /** Shared by the CLI process tests: building the CLI bundle they spawn. */
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
@@ -20,6 +21,10 @@ export async function bundleCli(outfile: string): Promise<void> {
     target: 'node20',
     logLevel: 'silent',
   });
+  // As esbuild.js does for dist/: the bash parser's WebAssembly next to the bundle.
+  for (const request of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
+    fs.copyFileSync(require.resolve(request), path.join(path.dirname(outfile), path.basename(request)));
+  }
 }
 
 export interface CliRun {
