@@ -66,13 +66,17 @@ suite('command rules and approval cards (e2e)', function () {
     // The next card takes the focus; High Contrast keeps the command readable; Enter allows once.
     const second = chat.locator('.entry.tool:has(.approval-pending)').first();
     await second.waitFor({ timeout: 20_000 });
-    await switchTheme(page, 'Default High Contrast');
+    await again(() => switchTheme(page, 'Dark High Contrast'));
+    await page.locator('.monaco-workbench.hc-black').waitFor({ timeout: UI_TIMEOUT });
     await screenshot(page, 'rules-approval-high-contrast');
-    const colors = await second.locator('.approval-command').evaluate((el) => {
-      const style = (globalThis as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }).getComputedStyle(el);
-      return [style.color, style.backgroundColor];
-    });
-    assert.notStrictEqual(colors[0], colors[1], `command text ${colors[0]} on ${colors[1]}`);
+    // The command on the card and in the card's head (white on white before issue 17).
+    for (const selector of ['.approval-command', '.tool-path']) {
+      const colors = await second.locator(selector).evaluate((el) => {
+        const style = (globalThis as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }).getComputedStyle(el);
+        return [style.color, style.backgroundColor];
+      });
+      assert.notStrictEqual(colors[0], colors[1], `${selector}: text ${colors[0]} on ${colors[1]}`);
+    }
     await second.locator('.tool-approval').focus();
     await second.locator('.tool-approval').press('Enter');
     await chat.locator('.approval-once').first().waitFor({ timeout: 10_000 });
