@@ -22,6 +22,8 @@ const builds = [
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': '__importMetaUrl' },
   },
   {
     entryPoints: ['src/cli/main.ts'],
@@ -29,7 +31,9 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    banner: { js: "#!/usr/bin/env node\nconst __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+    // The sandbox runtime (ESM) finds its vendored helpers next to its own file.
+    define: { 'import.meta.url': '__importMetaUrl' },
   },
   {
     entryPoints: ['media/src/chat.ts'],
@@ -41,8 +45,27 @@ const builds = [
   },
 ];
 
+/**
+ * The sandbox runtime's vendored binaries (seccomp helper per architecture, the JVM proxy agent):
+ * bundled code looks for them in dist/vendor/.
+ */
+function copySandboxVendor() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const from = path.join(__dirname, 'node_modules', '@anthropic-ai', 'sandbox-runtime', 'vendor');
+  const to = path.join(__dirname, 'dist', 'vendor');
+  for (const arch of ['x64', 'arm64']) {
+    fs.mkdirSync(path.join(to, 'seccomp', arch), { recursive: true });
+    fs.copyFileSync(path.join(from, 'seccomp', arch, 'apply-seccomp'), path.join(to, 'seccomp', arch, 'apply-seccomp'));
+    fs.chmodSync(path.join(to, 'seccomp', arch, 'apply-seccomp'), 0o755);
+  }
+  fs.mkdirSync(path.join(to, 'java-proxy-agent'), { recursive: true });
+  fs.copyFileSync(path.join(from, 'java-proxy-agent', 'srt-proxy-agent.jar'), path.join(to, 'java-proxy-agent', 'srt-proxy-agent.jar'));
+}
+
 async function main() {
   copyWasm();
+  copySandboxVendor();
   for (const options of builds) {
     const ctx = await esbuild.context({
       bundle: true,

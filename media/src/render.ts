@@ -285,7 +285,9 @@ function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallba
     const said: Record<Exclude<ToolApproval['state'], 'pending'>, string> =
       approval.kind === 'command'
         ? { once: 'Allowed once', always: `Always allowed here: ${approval.prefixes.join(', ')}`, deny: 'Denied' }
-        : { once: 'Accepted', always: 'Accepted', deny: 'Rejected' };
+        : approval.kind === 'network'
+          ? { once: `Allowed ${approval.host} once`, always: `Always allowed: ${approval.host}`, deny: `Denied ${approval.host}` }
+          : { once: 'Accepted', always: 'Accepted', deny: 'Rejected' };
     el.append(icon(approval.state === 'deny' ? 'circle-slash' : 'check'), document.createTextNode(` ${said[approval.state]}`));
     return el;
   }
@@ -303,6 +305,9 @@ function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallba
       ...approval.prefixes.map((rule) =>
         cardButton(`Always allow "${rule}" here`, 'check-all', { type: 'approve', entryId: id, decision: 'always', rule }, callbacks, 'secondary', 'allow-always'),
       ),
+      ...(approval.sandboxed
+        ? [cardButton('Allow sandboxed commands in this chat', 'shield', { type: 'approve', entryId: id, decision: 'sandboxed' }, callbacks, 'secondary', 'allow-sandboxed')]
+        : []),
       cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
     );
     el.append(bar);
@@ -312,6 +317,16 @@ function approvalView(id: string, approval: ToolApproval, callbacks: EntryCallba
       cardLink('Manage Command Rules', 'shield', { type: 'manageRules' }, callbacks, 'manage-rules'),
     );
     el.append(foot);
+  } else if (approval.kind === 'network') {
+    el.setAttribute('aria-label', 'A running command asks to reach a host. Enter allows it once, Escape denies it.');
+    el.append(element('div', 'approval-question', 'The command wants to reach'), element('code', 'approval-command', approval.host));
+    const bar = element('div', 'error-actions');
+    bar.append(
+      cardButton('Allow once', 'check', { type: 'approve', entryId: id, decision: 'once' }, callbacks, 'button', 'allow-once'),
+      cardButton(`Always allow ${approval.host}`, 'check-all', { type: 'approve', entryId: id, decision: 'always' }, callbacks, 'secondary', 'allow-always'),
+      cardButton('Deny', 'circle-slash', { type: 'approve', entryId: id, decision: 'deny' }, callbacks, 'secondary', 'deny'),
+    );
+    el.append(bar);
   } else {
     el.setAttribute('aria-label', 'Claude asks to change a file. Enter accepts, Escape rejects.');
     el.append(element('div', 'approval-question', `Apply this change to ${approval.path}? (+${approval.added} −${approval.removed} lines)`));

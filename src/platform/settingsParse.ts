@@ -195,6 +195,11 @@ export const SETTING_NAMES: Readonly<Record<SettingKey, SettingName>> = {
   expiryDays: 'expiry.days',
 };
 
+/** A host pattern of `sandbox.allowedDomains` / `run --allow-domain`: `example.com`, `*.example.com`, optionally `:port`; IP literals too. */
+export function isDomainPattern(text: string): boolean {
+  return /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(text);
+}
+
 /** The sandbox settings (user settings only; the sandbox reads them through sandboxSettings()). */
 export interface SandboxSettings {
   /** `off`: commands run without the OS sandbox (the rules alone decide). */
@@ -209,7 +214,9 @@ export function parseSandboxSettings(read: (name: 'sandbox' | 'sandbox.allowedDo
   const domains = trustedValue('sandbox.allowedDomains', read('sandbox.allowedDomains'));
   return {
     mode: mode === 'off' ? 'off' : 'on',
-    allowedDomains: Array.isArray(domains) ? domains.filter((d): d is string => typeof d === 'string' && d.trim() !== '').map((d) => d.trim()) : [],
+    allowedDomains: Array.isArray(domains)
+      ? domains.filter((d): d is string => typeof d === 'string' && isDomainPattern(d.trim())).map((d) => d.trim().toLowerCase())
+      : [],
     autoAllow: trustedValue('sandbox.autoAllow', read('sandbox.autoAllow')) === true,
   };
 }

@@ -18,7 +18,7 @@ import type { Logger } from '../platform/logger';
 import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
+import type { CardDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { SendQueue } from './sendQueue';
@@ -235,9 +235,17 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
-  approve(entryId: string, decision: ApprovalDecision, details: { rule?: string; reason?: string } = {}): boolean {
+  approve(entryId: string, decision: CardDecision, details: { rule?: string; reason?: string } = {}): boolean {
     const toolUseId = this.approvals.get(entryId);
     if (!toolUseId) return false;
+    if (decision === 'sandboxed') {
+      // "Allow sandboxed commands in this chat": this command once, later ones without asking.
+      const command = this.approver.waiting(toolUseId)?.kind === 'command';
+      if (command) this.tools?.set.allowSandboxedCommands();
+      if (!this.approver.decide(toolUseId, 'once')) return false;
+      this.approvals.delete(entryId);
+      return true;
+    }
     if (!this.approver.decide(toolUseId, decision, details)) return false;
     this.approvals.delete(entryId);
     return true;

@@ -4,7 +4,7 @@
  * actions. Both places show the same controller, so they always show the same conversation.
  */
 import * as vscode from 'vscode';
-import type { ApprovalDecision } from '../core/agent/tools';
+import type { CardDecision } from '../core/agent/tools';
 import type { Logger } from '../platform/logger';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './chatHtml';
@@ -27,7 +27,7 @@ export interface ChatActions {
   reopenPrevious(): Promise<void>;
   removeAttachment(id: string): void;
   code(action: CodeAction, code: string, language: string | undefined): Promise<void>;
-  approve(entryId: string, decision: ApprovalDecision, details?: { rule?: string; reason?: string }): void;
+  approve(entryId: string, decision: CardDecision, details?: { rule?: string; reason?: string }): void;
   openDiff(entryId: string): Promise<void>;
   undoEdit(entryId: string): Promise<void>;
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */

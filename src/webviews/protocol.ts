@@ -30,9 +30,11 @@ export type ToolChange =
 export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
 
 export type ToolApproval =
-  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState }
+  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState; sandboxed?: true }
   /** `protected`: why the file is a protected place (code runs there); the card says it. */
-  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState; protected?: string };
+  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState; protected?: string }
+  /** A sandboxed command asks to reach `host` (Allow once / Always allow host / Deny). */
+  | { kind: 'network'; host: string; state: ApprovalState };
 
 /** A workspace edit on a card: its folder-relative path and size. `undone`: Undo restored the file. */
 export interface ToolEdit {
@@ -195,7 +197,7 @@ export type WebviewToExtension =
   /** A code block's toolbar: copy it, insert it at the editor's cursor, or open it as a new file. */
   | { type: 'code'; action: CodeAction; code: string; language?: string }
   /** A card's approval buttons. */
-  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny'; rule?: string; reason?: string }
+  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' | 'sandboxed'; rule?: string; reason?: string }
   /** The approval card's "Manage Command Rules" link. */
   | { type: 'manageRules' }
   /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
@@ -250,9 +252,9 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
   }
   if (type === 'approve') {
     const { entryId, decision, rule, reason } = value;
-    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
+    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     if (rule !== undefined && (typeof rule !== 'string' || rule.length > MAX_RULE_CHARS || decision !== 'always')) return undefined;
-    if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny')) return undefined;
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
   }
   if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput') {

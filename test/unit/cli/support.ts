@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 /** The repository root, four levels above out/test/unit/cli/. */
@@ -20,6 +21,9 @@ export async function bundleCli(outfile: string): Promise<void> {
     format: 'cjs',
     target: 'node20',
     logLevel: 'silent',
+    // The sandbox runtime finds its vendored helpers relative to its own module: point it at the
+    // installed package (npm run build copies them next to dist/cli.js instead).
+    define: { 'import.meta.url': JSON.stringify(pathToFileURL(path.join(REPO, 'node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/index.js')).href) },
   });
   // As esbuild.js does for dist/: the bash parser's WebAssembly next to the bundle.
   for (const request of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
