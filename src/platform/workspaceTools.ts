@@ -74,22 +74,32 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
   });
 
   const canRunShell = folder.uri.scheme === 'file' && process.platform !== 'win32';
-  // Decided when the chat's shell starts (the sandbox setting and the OS can change between chats).
+  // Decided once per chat, when its first command needs to know (the card's offer, auto-allow) or
+  // its shell starts, whichever comes first; a new chat decides again (the setting, the OS).
   let sandbox: SandboxPolicy | undefined;
   let unsandboxedWhy: string | undefined;
-  const startShell = (): ShellSession => {
+  let decided = false;
+  const decideSandbox = (): void => {
+    if (decided) return;
+    decided = true;
     unsandboxedWhy = sandboxSettings().mode === 'off' ? 'the sandbox is off (claudeMemory.sandbox)' : sandboxUnavailableReason();
     sandbox =
       unsandboxedWhy === undefined
         ? { workspace: folder.uri.fsPath, memoryFolder: path.join(folder.uri.fsPath, settings().memoryFolder), allowedDomains: () => sandboxSettings().allowedDomains }
         : undefined;
     if (unsandboxedWhy) log.warn(`[bash] commands run unsandboxed: ${unsandboxedWhy}`);
+  };
+  const startShell = (): ShellSession => {
+    decideSandbox();
     return new PersistentShell({ cwd: folder.uri.fsPath, shellPath: SHELL, sandbox });
   };
   let autoAllowThisChat = false;
   const bash = new BashTool({
     shell: canRunShell ? startShell : undefined,
-    sandboxed: () => sandbox !== undefined,
+    sandboxed: () => {
+      decideSandbox();
+      return sandbox !== undefined;
+    },
     autoAllow: () => autoAllowThisChat || sandboxSettings().autoAllow,
     get unsandboxedNotice() {
       return unsandboxedWhy === undefined

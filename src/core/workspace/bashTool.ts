@@ -125,8 +125,6 @@ export class BashTool implements AgentTool {
     if (typeof command !== 'string' || command.trim() === '') {
       return error('Error: Parameter `command` is required: the bash command to run (or `restart: true` to restart the shell).');
     }
-    // The shell first: whether commands run sandboxed is known once it exists (auto-allow, the card's offer).
-    this.shell();
     const consent = await this.consent(command, context);
     if (!('access' in consent)) return consent;
     if (context.signal?.aborted) return error('Error: the command was cancelled before it ran; nothing was run.');
@@ -186,6 +184,9 @@ export class BashTool implements AgentTool {
       context.onOutput(`[${this.options.unsandboxedNotice}]\n`);
     }
     const askNetwork = this.options.askNetwork;
+    const questions = new AbortController();
+    const stopAsking = () => questions.abort();
+    context.signal?.addEventListener('abort', stopAsking, { once: true });
     const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
     let streamed = 0;
     const timeoutMs = this.options.timeoutMs?.() ?? DEFAULT_COMMAND_TIMEOUT_MS;
@@ -193,7 +194,8 @@ export class BashTool implements AgentTool {
       timeoutMs,
       signal: context.signal,
       access,
-      askNetwork: askNetwork && ((host, port) => askNetwork({ toolUseId: context.toolUseId, command, host, port }, context.signal)),
+      // A question still open when the command ends is withdrawn (denied): its card must not wait for nobody.
+      askNetwork: askNetwork && ((host, port) => askNetwork({ toolUseId: context.toolUseId, command, host, port }, questions.signal)),
       onOutput: (chunk) => {
         capture.add(chunk);
         if (streamed >= STREAM_LIMIT) return;
@@ -202,6 +204,8 @@ export class BashTool implements AgentTool {
         context.onOutput(streamed >= STREAM_LIMIT ? `${shown}\n[live output stops here; Claude gets the start and the end]\n` : shown);
       },
     });
+    context.signal?.removeEventListener('abort', stopAsking);
+    questions.abort();
     const output = capture.text();
     const detail = { kind: 'command' as const, command, exitCode: result.exitCode, ...(result.ended && result.ended !== 'exited' ? { ended: result.ended } : {}) };
     const seconds = timeoutMs >= 1000 ? String(Math.round(timeoutMs / 1000)) : String(timeoutMs / 1000);

@@ -79,7 +79,7 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
       byUserRule = true;
       return false;
     }
-    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words));
+    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsHostSecrets(part, command);
   });
   if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true };
   const prefixes = [...new Set(unallowed.map(prefixOf).filter((p): p is string => p !== undefined))];
@@ -157,6 +157,43 @@ function parseRule(parser: ShellParser, rule: string): string[] {
 function matches(words: readonly string[], rule: readonly string[]): boolean {
   if (rule.length === 0 || words.length < rule.length) return false;
   return rule.every((w, i) => words[i] === w);
+}
+
+/** Places in the home folder where credentials live (also denied to reads by the OS sandbox). */
+const CREDENTIAL_NAMES = [
+  '.ssh', '.aws', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', '.kube', '.azure', 'gcloud', '.config/gh',
+  '.password-store', '.vault-token', '.boto', '.s3cfg', 'keyrings', '.cargo/credentials',
+];
+
+/** Programs that read folders recursively (grep only with -r/-R/--recursive/-d, ls only with -R). */
+function recursive(words: readonly string[], tokens: readonly string[]): boolean {
+  const name = words[0];
+  if (name === 'rg' || name === 'du') return true;
+  const options = tokens.filter((t) => t.startsWith('-'));
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep') return options.some((o) => /^-[A-Za-z]*[rRd]/.test(o) || o.startsWith('--recursive') || o.startsWith('--dereference-recursive') || o.startsWith('--directories'));
+  if (name === 'ls') return options.some((o) => /^-[A-Za-z]*R/.test(o) || o === '--recursive');
+  return false;
+}
+
+/**
+ * Whether a read-only default would read what only a sandbox keeps from it: another process's
+ * state (`/proc/<pid>/environ` holds the API key of the extension host or the CLI), credential
+ * places, globs that reach outside the workspace, or a recursive search from outside it. Such a
+ * command asks. Judged on the text with quotes, backslashes and plain expansions taken out, so
+ * `/pro""c` or `/pro${E}c` read as `/proc`; the paths anywhere in the command (redirections too). Without a sandbox this is the only defence; it cannot be
+ * complete (a path can come from a variable the command did not set).
+ */
+function readsHostSecrets(part: CommandPart, command: string): boolean {
+  const tokensOf = (text: string) => text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, '').split(/[\s<>|;&()]+/).filter((t) => t !== '');
+  const outside = (t: string) => /^(\/|~)|(^|\/)\.\.(\/|$)/.test(t);
+  // Anywhere in the command (a redirection's file is not part of the command's own text).
+  for (const token of tokensOf(command)) {
+    if (/(^|\/)proc(\/|$)|environ/i.test(token)) return true;
+    if (CREDENTIAL_NAMES.some((name) => token.includes(name))) return true;
+    if (/[*?[]/.test(token) && outside(token)) return true;
+  }
+  const args = tokensOf(part.text).slice(1);
+  return recursive(part.words, args) && args.some((t) => !t.startsWith('-') && outside(t));
 }
 
 function hasUnsafeOption(words: readonly string[]): boolean {

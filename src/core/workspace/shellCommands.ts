@@ -110,7 +110,8 @@ function parseWith(parser: TreeSitterParser, command: string): ParsedCommand {
     if (skipped !== undefined) return { ok: false, reason: `the parser skipped \`${short(skipped)}\`` };
     const parts: CommandPart[] = [];
     walk(root, parts);
-    if (/\/dev\/(tcp|udp)\b/.test(command)) parts.push({ text: command, words: [], dynamic: false, special: 'names /dev/tcp or /dev/udp (a network connection)' });
+    // Also with quotes, backslashes and plain expansions taken out (`/dev/t"c"p`, `/dev/tc${E}p`).
+    if (/\/dev\/(tcp|udp)\b/.test(command) || /\/dev\/(tcp|udp)\b/.test(command.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, ''))) parts.push({ text: command, words: [], dynamic: false, special: 'names /dev/tcp or /dev/udp (a network connection)' });
     return { ok: true, parts };
   } finally {
     tree.delete();

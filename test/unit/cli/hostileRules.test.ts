@@ -80,6 +80,8 @@ describe('hostile input through claude-memory run, without a sandbox (real effec
       "[ -v 'a[$(touch X10)]' ]",
       "declare -A a; echo ${a[$(touch X11)]}",
       'file -C -m X12',
+      'echo ${HOME:a[$(touch X13)]}',
+      'echo ${!a[$(touch X14)]}',
     ];
     const results = await run(cases.map((c, i) => bash(`t${i}`, c)));
     assert.equal(results.length, cases.length);

@@ -166,7 +166,9 @@ for (const mode of ['sandbox', 'no bubblewrap'] as const) {
     });
 
     if (sandboxed) {
-      it('a user-allowed command reaches no network either: /dev/tcp, curl; an allowed domain is reached through the proxy', async () => {
+      it('a user-allowed command reaches no network either: /dev/tcp, curl; an allowed domain is reached through the proxy', async function () {
+        // Two runs of the CLI and up to 15 s of curl time-outs: on a loaded machine more than the suite's 60 s.
+        this.timeout(180_000);
         const { port, received, connections, close } = await listener();
         try {
           const outcome = await run([
@@ -196,22 +198,27 @@ for (const mode of ['sandbox', 'no bubblewrap'] as const) {
       }
     });
 
-    if (sandboxed) {
-      it('the parent processes\' environment is not readable from inside (/proc/$PPID/environ, /proc/1/environ)', async () => {
-        const outcome = await run(['cat /proc/$PPID/environ /proc/1/environ | tr "\\0" "\\n"; ps -eo pid,args'], ['--allow-command', '*']);
+    it('the parent processes\' environment is not readable from inside (/proc/$PPID/environ, /proc/1/environ), with no flags and (sandboxed) with every command allowed', async () => {
+      const command = 'cat /proc/$PPID/environ /proc/1/environ | tr "\\0" "\\n"; ps -eo pid,args';
+      for (const flags of sandboxed ? [[], ['--allow-command', '*']] : [[]]) {
+        const outcome = await run([command], flags);
         assert.ok(outcome.results[0].length > 0);
-        assert.ok(!outcome.results[0].includes(KEY), 'the API key leaked');
+        assert.ok(!outcome.results[0].includes(KEY), `the API key leaked (${flags.join(' ')})`);
         assert.ok(!outcome.results[0].includes(TOKEN), 'GITHUB_TOKEN leaked');
-        assert.doesNotMatch(outcome.results[0], /sandbox-cli\.js/, 'the CLI process is visible');
-      });
+        if (flags.length > 0) assert.doesNotMatch(outcome.results[0], /sandbox-cli\.js/, 'the CLI process is visible');
+      }
+    });
 
-      it('reads of credential places and the memory folder\'s .meta are refused; the workspace reads', async () => {
-        const outcome = await run([`cat ${home}/.ssh/id_ed25519; cat .claude-memories/.meta/index.json; cat secret.txt`]);
-        assert.ok(!outcome.results[0].includes('sandbox-suite-secret'), 'the SSH key leaked');
+    it('reads of credential places and the memory folder\'s .meta are refused (sandboxed: even with every command allowed); the workspace reads', async () => {
+      const outcome = await run([`cat ${home}/.ssh/id_ed25519; cat .claude-memories/.meta/index.json; cat secret.txt`], sandboxed ? ['--allow-command', '*'] : []);
+      assert.ok(!outcome.results[0].includes('sandbox-suite-secret'), 'the SSH key leaked');
+      if (sandboxed) {
         assert.ok(!outcome.results[0].includes('META-PRIVATE'), '.meta leaked');
         assert.match(outcome.results[0], /TOP-SECRET-PAYLOAD/);
-      });
+      }
+    });
 
+    if (sandboxed) {
       it('a user-allowed command writes the workspace and its TMPDIR, never .git/config, .git/hooks, .vscode, .envrc, .husky, the memory folder', async () => {
         const outcome = await run(
           [

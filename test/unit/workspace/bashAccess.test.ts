@@ -1,11 +1,12 @@
 /**
  * What the bash tool tells the shell a command may do (the OS sandbox enforces it): read-only for
- * what only the read-only defaults allow, workspace access for what the user allowed; auto-allow
+ * what only the read-only defaults allow (run with git's code-running configuration off), workspace access for what the user allowed; auto-allow
  * only while sandboxed; the unsandboxed notice once; a host request goes to the chat's question.
  */
 import * as assert from 'node:assert/strict';
 import type { ApprovalRequest } from '../../../src/core/agent/tools';
 import { BashTool, type BashToolOptions, type ShellRunOptions, type ShellSession } from '../../../src/core/workspace/bashTool';
+import { withReadOnlyGit } from '../../../src/core/workspace/commandRules';
 
 class FakeShell implements ShellSession {
   readonly runs: Array<{ command: string; options: ShellRunOptions }> = [];
@@ -45,7 +46,7 @@ describe('bash tool: the access each command gets', () => {
     await b.run("[[ -v 'a[$(touch X)]' ]]");
     assert.deepEqual(
       b.shell.runs.map((r) => [r.command, r.options.access]),
-      [['ls -la', 'read-only'], ['npm test', 'workspace'], ['make', 'workspace'], ["[[ -v 'a[$(touch X)]' ]]", b.asked.length === 2 ? 'workspace' : 'read-only']],
+      [[withReadOnlyGit('ls -la'), 'read-only'], ['npm test', 'workspace'], ['make', 'workspace'], ["[[ -v 'a[$(touch X)]' ]]", b.asked.length === 2 ? 'workspace' : 'read-only']],
     );
     assert.equal(b.asked[0].kind === 'command' && b.asked[0].command, 'make');
   });
@@ -79,6 +80,11 @@ describe('bash tool: the access each command gets', () => {
     await b.run('curl example.com');
     assert.deepEqual(requests, [{ toolUseId: 't0', command: 'curl example.com', host: 'example.com', port: 443 }]);
     assert.ok(b.output.includes('network: deny\n'));
+    // A question still open when the command ends is withdrawn: its signal fires.
+    let signal: AbortSignal | undefined;
+    const late = bed({ rules: () => ({ allow: ['*'], deny: [] }), askNetwork: async (_request, s) => ((signal = s), 'once') });
+    await late.run('curl example.com');
+    assert.equal(signal?.aborted, true, 'the question is withdrawn when the command ends');
     const none = bed({ rules: () => ({ allow: ['*'], deny: [] }) });
     await none.run('curl example.com');
     assert.ok(none.output.includes('network: none\n'));

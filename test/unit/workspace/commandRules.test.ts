@@ -72,6 +72,31 @@ describe('shell command rules (tree-sitter-bash parser)', () => {
     assert.equal((await judgeCommand('echo ${HOME} $HOME "$1" 2>&1 >&2', none)).kind, 'allowed');
   });
 
+  it('never auto-allows reading another process\'s environment, credential places, or outside the workspace by glob or recursion', async () => {
+    const hostile = [
+      'cat /proc/$PPID/environ',
+      'cat < /proc/1/environ',
+      'cat /pro""c/self/environ',
+      'cat /pro${E}c/1/envi${E}ron',
+      'cat /p*c/$PPID/env*',
+      'head -c 9999 /???c/1/e*',
+      'cat ../../../../proc/$PPID/environ',
+      'cat ~/.ssh/id_ed25519',
+      'cat $HOME/.aws/credentials',
+      'cat ~/.config/gh/hosts.yml',
+      'grep -r sk-ant /',
+      'grep -rn sk-ant ../..',
+      'rg sk-ant ~',
+      'ls -R /',
+      'cat < /dev/t"c"p/127.0.0.1/9',
+      'cat < /dev/tc${E}p/127.0.0.1/9',
+    ];
+    for (const command of hostile) assert.equal((await judgeCommand(command, none)).kind, 'ask', command);
+    for (const command of ['grep -rn foo src', 'cat src/*.ts', 'ls -la', 'cat /etc/os-release', 'rg TODO', 'git log -p -- src', 'du -sh node_modules']) {
+      assert.equal((await judgeCommand(command, none)).kind, 'allowed', command);
+    }
+  });
+
   it('refuses to judge control characters and text that is not well-formed UTF-16, also against deny rules and *', async () => {
     const inputs = ['echo \u0080; touch X', 'echo \u009b; touch X', 'echo \u0000; touch X', 'echo a\rtouch X', 'echo \u007f; touch X', 'echo \ud800; touch X', 'echo \udc00; touch X', 'echo x\u001b[2J; rm -rf y'];
     for (const command of inputs) {
