@@ -20,9 +20,11 @@ const lazyCommands = {
 
 /** esbuild options for the three CLI bundles written to `outdir` (`cli.js` is the entry). */
 function cliBuilds(root, outdir) {
-  const common = { platform: 'node', format: 'cjs', target: 'node20', bundle: true };
+  // The sandbox runtime (ESM, bundled as CommonJS) finds its vendored helpers next to its own file.
+  const importMetaUrl = "const __importMetaUrl = require('url').pathToFileURL(__filename).href;";
+  const common = { platform: 'node', format: 'cjs', target: 'node20', bundle: true, banner: { js: importMetaUrl }, define: { 'import.meta.url': '__importMetaUrl' } };
   return [
-    { ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [lazyCommands] },
+    { ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(outdir, 'cli.js'), banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: [lazyCommands] },
     { ...common, entryPoints: [path.join(root, 'src/cli/run.ts')], outfile: path.join(outdir, 'cli-run.js') },
     { ...common, entryPoints: [path.join(root, 'src/cli/mcp/command.ts')], outfile: path.join(outdir, 'cli-mcp.js') },
   ];

@@ -29,8 +29,11 @@ apt_install() {
 
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
+# The OS sandbox of the bash tool (@anthropic-ai/sandbox-runtime on Linux): bubblewrap, socat, ripgrep.
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+command -v socat >/dev/null 2>&1 || need+=(socat)
+command -v rg >/dev/null 2>&1 || need+=(ripgrep)
 if ! cs_installed; then
-  command -v rg >/dev/null 2>&1 || need+=(ripgrep)
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v make >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 || need+=(build-essential)
   command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)

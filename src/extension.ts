@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { PromptsHolder, type UserPrompts } from './commands/prompts';
 import { registerChangeFeedCommands } from './commands/changeFeedCommands';
 import { registerChatCommands } from './commands/chatCommands';
+import { registerManageCommandRules } from './commands/manageCommandRules';
 import { registerCommands } from './commands/register';
 import { registerExpiry, type ExpiryApi } from './commands/expiry/registerExpiry';
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const { api: chat, feature: chatFeature } = registerChat(context, services);
   registerChatCommands(context, chatFeature, prompts);
   beforeExit = () => chatFeature.controller.flush();
+  registerManageCommandRules(context);
   const multiSession = registerMultiSession(context, services);
   const agentAccess = registerAgentAccess(context, services, () => chat.folder());
   const expiry = registerExpiry(context, services, tree, registerExpiryViews(context, services, tree), prompts);

@@ -73,7 +73,16 @@ let follow = true;
 let focusRequested = false;
 
 const callbacks: EntryCallbacks = {
-  card: (message) => vscode.postMessage(message),
+  card: (message) => {
+    // Deny sends what the composer holds as the reason, to Claude with the denial.
+    if (message.type === 'approve' && message.decision === 'deny' && input.value.trim() !== '') {
+      vscode.postMessage({ ...message, reason: input.value.trim().slice(0, 4000) });
+      input.value = '';
+      saveNow();
+      return;
+    }
+    vscode.postMessage(message);
+  },
   openMemory: (entryId, path) => vscode.postMessage({ type: 'openMemory', entryId, path }),
   action: (action) => vscode.postMessage({ type: action }),
   code: (action, code, language) => vscode.postMessage({ type: 'code', action, code, ...(language ? { language } : {}) }),
@@ -366,7 +375,59 @@ function afterChange(): void {
   }
   if (follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
   jumpButton.hidden = follow || nearEnd();
+  focusWaitingCard();
 }
+
+// ---- approval cards: focus, keyboard, typing hint ------------------------------------------
+
+/** Cards already given the focus once (a redraw must not pull it back after the user moved on). */
+const focusedCards = new Set<string>();
+
+function waitingCard(): HTMLElement | undefined {
+  return transcriptEl.querySelector<HTMLElement>('.tool-approval.approval-pending') ?? undefined;
+}
+
+function focusWaitingCard(): void {
+  const card = waitingCard();
+  const id = card?.dataset.entryId;
+  if (!card || !id || focusedCards.has(id)) return;
+  focusedCards.add(id);
+  card.focus();
+  updateTypingHint();
+}
+
+/** Typing while a card waits: the card says what the text will do. */
+function updateTypingHint(): void {
+  const card = waitingCard();
+  if (!card) return;
+  let hint = card.querySelector<HTMLElement>('.approval-hint');
+  if (input.value.trim() === '') {
+    hint?.remove();
+    return;
+  }
+  if (!hint) {
+    hint = document.createElement('div');
+    hint.className = 'approval-hint';
+    hint.setAttribute('role', 'status');
+    card.append(hint);
+  }
+  hint.textContent = 'Claude waits for this answer first. Deny (or Escape) sends what you typed as the reason.';
+}
+
+transcriptEl.addEventListener('keydown', (event) => {
+  const card = (event.target as HTMLElement | null)?.closest<HTMLElement>('.tool-approval.approval-pending');
+  if (!card || event.target !== card) return;
+  const press = (action: string) => card.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`)?.click();
+  if (event.key === 'Enter') {
+    event.preventDefault();
+    press(card.querySelector('button[data-action="accept"]') ? 'accept' : 'allow-once');
+  } else if (event.key === 'Escape') {
+    // Denies this question; the view-wide Escape (Stop) does not fire for it.
+    event.preventDefault();
+    event.stopPropagation();
+    press(card.querySelector('button[data-action="reject"]') ? 'reject' : 'deny');
+  }
+});
 
 // Scrolling up stops following; scrolling back to the end (or the button) resumes it.
 // Only a scroll up (the reader's) stops following: rows drawn as they come into view change
@@ -475,6 +536,11 @@ input.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
     send();
+  } else if (event.key === 'Escape' && waitingCard()) {
+    // Escape in the composer while a card waits: deny it, with the typed text as the reason.
+    event.preventDefault();
+    event.stopPropagation();
+    waitingCard()?.querySelector<HTMLButtonElement>('button[data-action="deny"], button[data-action="reject"]')?.click();
   }
 });
 
@@ -493,7 +559,10 @@ window.addEventListener('focus', () => {
   input.focus();
 });
 
-input.addEventListener('input', () => saveSoon());
+input.addEventListener('input', () => {
+  saveSoon();
+  updateTypingHint();
+});
 
 // ---- state across hide/show ----------------------------------------------------------------
 

@@ -51,6 +51,10 @@ process.on('unhandledRejection', fail);
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
+    // The command is done: nothing it left behind (a helper of the OS sandbox that outlived the
+    // runtime's reset kept a run alive once) may keep the CLI from exiting. Unref'd, so a clean
+    // end exits at once and output already written has this long to drain.
+    setTimeout(() => process.exit(code), 2000).unref();
   },
   fail,
 );

@@ -19,7 +19,7 @@ import { createRunTools } from './runTools';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { GUARDS_HELP, oneLine, STORE_FOLDER, type CliIo } from './exec';
 
-export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--allow-edits] [--allow-command PREFIX]... [--json] [--no-guards] PROMPT
+export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--allow-edits] [--allow-edits-protected] [--allow-command PREFIX]... [--allow-domain HOST]... [--no-sandbox] [--json] [--no-guards] PROMPT
 
 Runs Claude with the memory tool on DIR/${STORE_FOLDER}, the text editor and bash on DIR until it
 finishes answering PROMPT. Reads are always allowed; writes and commands only with the flags below.
@@ -39,9 +39,20 @@ Options:
       --compaction-trigger N  Prompt tokens from which the API compacts (default: ${COMPACTION_TRIGGER_TOKENS},
                         at least ${MIN_COMPACTION_TRIGGER_TOKENS}). At 75 % of it Claude is asked to save its state to
                         memory; after a compaction, progress.md's end, the checklist and startup.md are reloaded.
-      --allow-edits     Let Claude create and edit files in DIR (never .git or the memory folder).
+      --allow-edits     Let Claude create and edit files in DIR (never .git or the memory folder,
+                        nor places where code runs: .vscode/, .git*, .husky/, .envrc, ...).
+      --allow-edits-protected  As --allow-edits, and also the places where code runs on folder
+                        open, commit or shell start (.vscode/tasks.json, .husky/, .envrc, ...).
       --allow-command PREFIX  Let Claude run commands starting with PREFIX (repeatable; '*' allows all).
                         A compound command runs only when every part is allowed.
+      --allow-domain HOST  Let commands reach HOST over the network (repeatable; '*.example.com'
+                        covers subdomains). Without it commands reach no network at all.
+      --no-sandbox      Run commands without the OS sandbox. Sandboxed (the default where
+                        bubblewrap and socat are installed on Linux, always on macOS), a command
+                        allowed only as read-only writes nothing, an allowed one writes only DIR
+                        (never .git/hooks, .git/config, .vscode, .husky, .envrc, the memory folder)
+                        and its TMPDIR, reads no credentials (~/.ssh, ~/.aws, …), sees no API key,
+                        and everything it started ends with it.
       --command-timeout SECONDS  Stop a command after this long (default: ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}).
       --json            Write every agent event as one JSON line to stdout.
       --no-guards       Turn off the checklist guards (see above).
@@ -97,7 +108,7 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
     return 1;
   }
 
-  const workspaceTools = createRunTools(workspace, STORE_FOLDER, args, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
+  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
   const session = new AgentSession({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
@@ -123,7 +134,7 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
     outcome = await session.send(args.prompt, printer, signal);
   } finally {
     dispose();
-    workspaceTools.dispose();
+    await workspaceTools.dispose();
   }
   if (outcome.ok) return 0;
   const error = outcome.error ?? { kind: 'unknown', message: 'the run failed' };
@@ -145,7 +156,10 @@ interface RunArgs {
   guards: boolean;
   prompt: string;
   allowEdits: boolean;
+  allowEditsProtected: boolean;
   allowCommands: string[];
+  allowDomains: string[];
+  noSandbox: boolean;
   commandTimeoutSeconds: number;
 }
 
@@ -162,7 +176,10 @@ function parseRunArgs(argv: string[]): RunArgs {
       'no-compaction': { type: 'boolean' },
       'compaction-trigger': { type: 'string' },
       'allow-edits': { type: 'boolean' },
+      'allow-edits-protected': { type: 'boolean' },
       'allow-command': { type: 'string', multiple: true },
+      'allow-domain': { type: 'string', multiple: true },
+      'no-sandbox': { type: 'boolean' },
       'command-timeout': { type: 'string' },
       json: { type: 'boolean' },
       'no-guards': { type: 'boolean' },
@@ -188,11 +205,20 @@ function parseRunArgs(argv: string[]): RunArgs {
     json: values.json === true,
     guards: values['no-guards'] !== true,
     prompt,
-    allowEdits: values['allow-edits'] === true,
+    allowEdits: values['allow-edits'] === true || values['allow-edits-protected'] === true,
+    allowEditsProtected: values['allow-edits-protected'] === true,
     allowCommands: (values['allow-command'] ?? []).map((p) => {
       if (p.trim() === '') throw new UsageError('--allow-command needs a command prefix');
       return p.trim();
     }),
+    allowDomains: (values['allow-domain'] ?? []).map((h) => {
+      const host = h.trim().toLowerCase();
+      if (!/^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/.test(host)) {
+        throw new UsageError(`--allow-domain needs a host name such as example.com or *.example.com, not ${JSON.stringify(h)}`);
+      }
+      return host;
+    }),
+    noSandbox: values['no-sandbox'] === true,
     commandTimeoutSeconds:
       values['command-timeout'] === undefined ? DEFAULT_COMMAND_TIMEOUT_MS / 1000 : parsePositiveInteger('command-timeout', values['command-timeout']),
   };

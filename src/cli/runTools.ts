@@ -10,19 +10,30 @@ import type { AgentTool } from '../core/agent/tools';
 import { BashTool } from '../core/workspace/bashTool';
 import { TextEditorTool } from '../core/workspace/editor';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
+import { resetSandbox, SANDBOX_INSTALL_HINT, sandboxUnavailableReason, type SandboxPolicy } from '../platform/node/commandSandbox';
 import { PersistentShell } from '../platform/node/persistentShell';
 import { CLI_NAME } from './args';
 
 export interface RunToolFlags {
   allowEdits: boolean;
+  /** --allow-edits-protected: also where code runs on open, commit or shell start. */
+  allowEditsProtected?: boolean;
   allowCommands: readonly string[];
   commandTimeoutSeconds: number;
+  /** `--allow-domain HOST` (repeatable): hosts commands may reach through the sandbox's proxy. */
+  allowDomains: readonly string[];
+  /** `--no-sandbox`. */
+  noSandbox: boolean;
+  /** The environment commands start from (secrets are removed from it). Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Called once, when the first command's shell starts without the sandbox, with the sentence for stderr. */
+  onUnsandboxed?(message: string): void;
 }
 
 export interface RunTools {
   tools: AgentTool[];
   systemPrompt: string;
-  dispose(): void;
+  dispose(): Promise<void>;
 }
 
 const SHELL = '/bin/bash';
@@ -37,11 +48,24 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
       flags.allowEdits
         ? { mode: 'apply' }
         : { mode: 'refuse', reason: `Error: file edits are not allowed in this run; nothing was changed. The user can run ${CLI_NAME} run again with --allow-edits to allow them.` },
+    protectedWrites: () =>
+      flags.allowEditsProtected ? { mode: 'apply' } : { mode: 'refuse', how: `The user can run ${CLI_NAME} run again with --allow-edits-protected to allow it.` },
     onInternalError,
   });
   const canRunShell = process.platform !== 'win32';
+  // Decided when the first command starts: a run without commands checks nothing and says nothing.
+  let sandbox: SandboxPolicy | undefined;
+  const startShell = () => {
+    const why = flags.noSandbox ? 'the sandbox is off (--no-sandbox)' : sandboxUnavailableReason();
+    sandbox = why === undefined ? { workspace, memoryFolder: path.join(workspace, memoryFolder), allowedDomains: () => flags.allowDomains } : undefined;
+    if (why !== undefined) {
+      flags.onUnsandboxed?.(`commands run unsandboxed: ${why}; they can write anywhere you can and reach the network. To sandbox them, ${SANDBOX_INSTALL_HINT}.`);
+    }
+    return new PersistentShell({ cwd: workspace, shellPath: SHELL, sandbox, env: flags.env });
+  };
   const bash = new BashTool({
-    shell: canRunShell ? () => new PersistentShell({ cwd: workspace, shellPath: SHELL }) : undefined,
+    shell: canRunShell ? startShell : undefined,
+    sandboxed: () => sandbox !== undefined,
     unavailable: 'Error: the bash tool is not available on Windows in this CLI.',
     policy: () => ({ mode: 'rules' }),
     rules: () => ({ allow: flags.allowCommands, deny: [] }),
@@ -58,5 +82,12 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
     date: isoDate(new Date()),
     editor: true,
   });
-  return { tools: [editor, bash], systemPrompt, dispose: () => bash.dispose() };
+  return {
+    tools: [editor, bash],
+    systemPrompt,
+    dispose: async () => {
+      bash.dispose();
+      await resetSandbox();
+    },
+  };
 }

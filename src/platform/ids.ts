@@ -9,6 +9,7 @@
 /** Command ids, one per command declared in package.json (contributes.commands). */
 export const COMMANDS = {
   setApiKey: 'claudeMemory.setApiKey',
+  manageCommandRules: 'claudeMemory.manageCommandRules',
   clearApiKey: 'claudeMemory.clearApiKey',
   showLog: 'claudeMemory.showLog',
   refreshTree: 'claudeMemory.refreshTree',

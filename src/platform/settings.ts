@@ -1,5 +1,19 @@
 import * as vscode from 'vscode';
-import { parseSettings, SETTING_KEYS, USER_ONLY_KEYS, type Reader, type SettingKey, type SettingProblem, type SettingsChange, type SettingsSnapshot } from './settingsParse';
+import {
+  parseSandboxSettings,
+  parseSettings,
+  SETTING_KEYS,
+  SETTING_NAMES,
+  trustedValue,
+  type Reader,
+  type SandboxSettings,
+  type SettingKey,
+  type SettingLayers,
+  type SettingName,
+  type SettingProblem,
+  type SettingsChange,
+  type SettingsSnapshot,
+} from './settingsParse';
 
 export * from './settingsParse';
 
@@ -49,22 +63,32 @@ export class Settings implements vscode.Disposable {
 
   private read(): SettingsSnapshot {
     const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-    const get: Reader = (key) => config.get(key);
-    // apiBaseUrl is machine-scoped in package.json; read only the user/default layers as well, so
-    // no workspace or folder file can send the API key to another server.
+    // Every value through SETTING_TRUST: user-only settings ignore workspace files, tighten-only
+    // ones take a workspace value only when it is stricter (settingsParse.ts).
+    const get: Reader = (key) => trustedValue(SETTING_NAMES[key], layersOf(config, SETTING_NAMES[key])) as never;
     const baseUrl = config.inspect<string>('apiBaseUrl');
-    // History's switch and limits: user settings only, so a cloned repository cannot make the
-    // agent's writes unreviewable by turning history off or shrinking it.
-    const userOnly: Reader = (key) => {
-      const name = (USER_ONLY_KEYS as Partial<Record<string, string>>)[key];
-      return name === undefined ? undefined : config.inspect<never>(name)?.globalValue;
-    };
     const expiry = config.inspect<unknown>(EXPIRY_DAYS_KEY);
     const expiryLayers = { user: expiry?.globalValue, workspace: [expiry?.workspaceValue, expiry?.workspaceFolderValue] };
-    const snapshot = parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem, expiryLayers, userOnly);
-    // A workspace may make edits stricter ('ask'), never looser: a cloned repository's settings
-    // cannot turn off the review a user asked for in their own settings.
-    if (config.inspect<unknown>('edits')?.globalValue === 'ask') snapshot.edits = 'ask';
-    return snapshot;
+    return parseSettings(get, baseUrl?.globalValue ?? baseUrl?.defaultValue, this.onProblem, expiryLayers, get);
   }
+}
+
+/** One setting's values by layer. */
+export function layersOf(config: vscode.WorkspaceConfiguration, name: SettingName): SettingLayers {
+  const inspected = config.inspect<unknown>(name);
+  return {
+    default: inspected?.defaultValue,
+    user: inspected?.globalValue,
+    workspace: [inspected?.workspaceValue, inspected?.workspaceFolderValue],
+    merged: config.get<unknown>(name),
+  };
+}
+
+/**
+ * `claudeMemory.sandbox`, `.sandbox.allowedDomains` and `.sandbox.autoAllow`, from the user's
+ * settings only (a cloned repository can neither turn the sandbox off nor open the network).
+ */
+export function sandboxSettings(): SandboxSettings {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return parseSandboxSettings((name) => layersOf(config, name));
 }

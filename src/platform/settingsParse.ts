@@ -10,6 +10,7 @@ import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
 import { DEFAULT_EDITOR_MAX_CHARACTERS } from '../core/workspace/editor';
+import { protectedReason } from '../core/workspace/protectedPaths';
 
 export type CreatePolicy = 'error' | 'overwrite';
 
@@ -74,6 +75,151 @@ export const USER_ONLY_KEYS = {
   historyMaxDays: 'history.maxDays',
   historyMaxMegabytes: 'history.maxMegabytes',
 } as const satisfies Partial<Record<SettingKey, string>>;
+
+/**
+ * Who may set each `claudeMemory.*` setting (package.json names; a unit test fails when
+ * package.json has a setting this table does not name). A cloned repository's workspace settings
+ * must never widen what Claude or a command may do nor weaken a protection:
+ * - `user-only`: read from the user's (global) settings alone; workspace values are ignored;
+ * - `tighten-only`: a workspace value applies only when it is stricter than the user's
+ *   (TIGHTER says which is stricter: a shorter timeout, redaction on, edits asked for, ...);
+ * - `free`: any layer, as VS Code merges them (a workspace's value wins).
+ */
+export type SettingTrust = 'user-only' | 'tighten-only' | 'free';
+
+export const SETTING_TRUST = {
+  model: 'free',
+  maxTokens: 'free',
+  maxTurns: 'free',
+  memoryFolder: 'user-only',
+  maxFileBytes: 'tighten-only',
+  quotaBytes: 'tighten-only',
+  redactSecrets: 'tighten-only',
+  createPolicy: 'tighten-only',
+  promptCaching: 'free',
+  contextEditing: 'free',
+  apiBaseUrl: 'user-only',
+  checklistGuard: 'tighten-only',
+  compaction: 'free',
+  compactionTrigger: 'free',
+  compactionSavePercent: 'free',
+  edits: 'tighten-only',
+  editorMaxCharacters: 'free',
+  commandTimeoutSeconds: 'tighten-only',
+  'commands.allow': 'user-only',
+  'commands.deny': 'user-only',
+  gitCommit: 'free',
+  'history.enabled': 'user-only',
+  'history.maxVersionsPerFile': 'user-only',
+  'history.maxDays': 'user-only',
+  'history.maxMegabytes': 'user-only',
+  'expiry.days': 'tighten-only',
+  sandbox: 'user-only',
+  'sandbox.allowedDomains': 'user-only',
+  'sandbox.autoAllow': 'user-only',
+} as const satisfies Record<string, SettingTrust>;
+
+export type SettingName = keyof typeof SETTING_TRUST;
+
+/** For each tighten-only setting: the stricter of the current value and a workspace's (undefined: the workspace value is not valid). */
+const TIGHTER: { [K in SettingName as (typeof SETTING_TRUST)[K] extends 'tighten-only' ? K : never]: (current: unknown, workspace: unknown) => unknown } = {
+  maxFileBytes: smaller,
+  quotaBytes: smaller,
+  commandTimeoutSeconds: smaller,
+  redactSecrets: (a, b) => (typeof b === 'boolean' ? a === true || b : undefined),
+  checklistGuard: (a, b) => (typeof b === 'boolean' ? a === true || b : undefined),
+  createPolicy: (a, b) => (b === 'error' || b === 'overwrite' ? (a === 'overwrite' && b === 'overwrite' ? 'overwrite' : 'error') : undefined),
+  edits: (a, b) => (b === 'ask' || b === 'apply' ? (a === 'ask' || b === 'ask' ? 'ask' : 'apply') : undefined),
+  // 0 (off) counts as forever: a workspace may lengthen the window or turn expiry off (effectiveExpiryDays).
+  'expiry.days': (a, b) => (typeof b === 'number' && Number.isFinite(b) && b >= 0 ? (a === 0 || b === 0 ? 0 : Math.max(Number(a), b)) : undefined),
+};
+
+function smaller(a: unknown, b: unknown): unknown {
+  if (typeof b !== 'number' || !Number.isFinite(b) || b <= 0) return undefined;
+  return typeof a === 'number' && Number.isFinite(a) ? Math.min(a, b) : b;
+}
+
+/** One setting's raw values by layer (VS Code's `inspect`). */
+export interface SettingLayers {
+  default?: unknown;
+  user?: unknown;
+  /** Values from workspace files, outermost first (the workspace, then the folder). */
+  workspace: readonly unknown[];
+  /** VS Code's merged value (used for free settings). */
+  merged?: unknown;
+}
+
+/** The value in force for `name` under SETTING_TRUST. */
+export function trustedValue(name: SettingName, layers: SettingLayers): unknown {
+  const trust: SettingTrust = SETTING_TRUST[name];
+  if (trust === 'free') return layers.merged;
+  const own = layers.user !== undefined ? layers.user : layers.default;
+  if (trust === 'user-only') return own;
+  // Without a known value to compare with, no workspace value can be shown to be stricter.
+  if (own === undefined) return undefined;
+  const tighter = (TIGHTER as Record<string, (a: unknown, b: unknown) => unknown>)[name];
+  let value = own;
+  for (const raw of layers.workspace) {
+    if (raw === undefined || raw === null) continue;
+    const next = tighter(value, raw);
+    if (next !== undefined) value = next;
+  }
+  return value;
+}
+
+/** The package.json name (after `claudeMemory.`) of each snapshot key. */
+export const SETTING_NAMES: Readonly<Record<SettingKey, SettingName>> = {
+  model: 'model',
+  maxTokens: 'maxTokens',
+  maxTurns: 'maxTurns',
+  memoryFolder: 'memoryFolder',
+  maxFileBytes: 'maxFileBytes',
+  quotaBytes: 'quotaBytes',
+  redactSecrets: 'redactSecrets',
+  createPolicy: 'createPolicy',
+  promptCaching: 'promptCaching',
+  contextEditing: 'contextEditing',
+  apiBaseUrl: 'apiBaseUrl',
+  checklistGuard: 'checklistGuard',
+  compaction: 'compaction',
+  compactionTrigger: 'compactionTrigger',
+  compactionSavePercent: 'compactionSavePercent',
+  edits: 'edits',
+  editorMaxCharacters: 'editorMaxCharacters',
+  commandTimeoutSeconds: 'commandTimeoutSeconds',
+  gitCommit: 'gitCommit',
+  historyEnabled: 'history.enabled',
+  historyMaxVersionsPerFile: 'history.maxVersionsPerFile',
+  historyMaxDays: 'history.maxDays',
+  historyMaxMegabytes: 'history.maxMegabytes',
+  expiryDays: 'expiry.days',
+};
+
+/** A host pattern of `sandbox.allowedDomains` / `run --allow-domain`: `example.com`, `*.example.com`, optionally `:port`; IP literals too. */
+export function isDomainPattern(text: string): boolean {
+  return /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(text);
+}
+
+/** The sandbox settings (user settings only; the sandbox reads them through sandboxSettings()). */
+export interface SandboxSettings {
+  /** `off`: commands run without the OS sandbox (the rules alone decide). */
+  mode: 'on' | 'off';
+  allowedDomains: string[];
+  autoAllow: boolean;
+}
+
+/** The sandbox settings from a layered reader (user values only, by SETTING_TRUST). */
+export function parseSandboxSettings(read: (name: 'sandbox' | 'sandbox.allowedDomains' | 'sandbox.autoAllow') => SettingLayers): SandboxSettings {
+  const mode = trustedValue('sandbox', read('sandbox'));
+  const domains = trustedValue('sandbox.allowedDomains', read('sandbox.allowedDomains'));
+  return {
+    mode: mode === 'off' ? 'off' : 'on',
+    allowedDomains: Array.isArray(domains)
+      ? domains.filter((d): d is string => typeof d === 'string' && isDomainPattern(d.trim())).map((d) => d.trim().toLowerCase())
+      : [],
+    autoAllow: trustedValue('sandbox.autoAllow', read('sandbox.autoAllow')) === true,
+  };
+}
 
 export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   ...AGENT_DEFAULTS,
@@ -216,6 +362,10 @@ export function invalidFolderNameReason(name: string): string | undefined {
   if (name === '' || name === '.' || name === '..') return 'must be a folder name';
   if (name.length > 64) return 'longer than 64 characters';
   if (!/^[A-Za-z0-9._-]+$/.test(name)) return 'only letters, digits, ".", "_" and "-" are allowed (no slashes)';
+  // Never a place where code runs or git keeps its data: the memory tool writes without asking.
+  if (name.toLowerCase().startsWith('.git') || protectedReason(name) !== undefined || protectedReason(`${name}/x`) !== undefined) {
+    return 'names a protected place (git data, editor or tool settings that run code)';
+  }
   return undefined;
 }
 

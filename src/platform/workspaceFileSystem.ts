@@ -1,4 +1,5 @@
 import { promises as fsp } from 'fs';
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem } from '../core/memory/fileSystem';
 import { NodeMemoryFileSystem } from './node/nodeFileSystem';
@@ -51,8 +52,9 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
   }
 
   async stat(path: string): Promise<FileStat> {
-    const s = await this.call(path, () => vscode.workspace.fs.stat(this.uriOf(path)));
-    return { type: s.type as number as FileType, size: s.size, mtime: s.mtime, ctime: s.ctime };
+    const uri = this.uriOf(path);
+    const s = await this.call(path, () => vscode.workspace.fs.stat(uri));
+    return { type: s.type as number as FileType, size: s.size, mtime: s.mtime, ctime: s.ctime, ...linksOf(uri) };
   }
 
   async readDirectory(path: string): Promise<[string, FileType][]> {
@@ -169,4 +171,14 @@ export function toFsError(e: unknown, path: string): FsError {
   ];
   for (const [pattern, mapped] of byName) if (pattern.test(name) || (typeof code === 'string' && pattern.test(code))) return new FsError(mapped, message);
   return new FsError('Unknown', message);
+}
+
+/** Hard links of a file on disk (vscode.workspace.fs does not report them). */
+function linksOf(uri: vscode.Uri): { links?: number } {
+  if (uri.scheme !== 'file') return {};
+  try {
+    return { links: fs.lstatSync(uri.fsPath).nlink };
+  } catch {
+    return {};
+  }
 }

@@ -11,7 +11,7 @@
  *   which only an "Always allow" click writes: nothing a cloned repository controls.
  */
 import * as vscode from 'vscode';
-import type { AgentTool, ToolApprover } from '../core/agent/tools';
+import { answerOf, type AgentTool, type ToolApprover } from '../core/agent/tools';
 import { buildSystemPrompt, isoDate, osName } from '../core/agent/systemPrompt';
 import { BashTool, type ShellSession } from '../core/workspace/bashTool';
 import type { CommandRules } from '../core/workspace/commandRules';
@@ -21,8 +21,10 @@ import type { WorkspaceFolderInfo } from '../core/workspace/paths';
 import { VsCodeEditorDocuments } from './editorDocuments';
 import { STATE_KEYS } from './ids';
 import type { Logger } from './logger';
+import * as path from 'node:path';
+import { SANDBOX_INSTALL_HINT, sandboxUnavailableReason, type SandboxPolicy } from './node/commandSandbox';
 import { PersistentShell } from './node/persistentShell';
-import { SETTINGS_SECTION, type SettingsSnapshot } from './settings';
+import { sandboxSettings, SETTINGS_SECTION, type SettingsSnapshot } from './settings';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
 /** Memento key of the prefixes "Always allow" remembered for this workspace. */
@@ -49,6 +51,8 @@ export interface WorkspaceTools extends vscode.Disposable {
   readonly tools: readonly AgentTool[];
   /** The system prompt that describes this folder and these tools. */
   readonly systemPrompt: string;
+  /** "Allow sandboxed commands in this chat": later commands run without asking while sandboxed. */
+  allowSandboxedCommands(): void;
 }
 
 export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceTools {
@@ -70,8 +74,50 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
   });
 
   const canRunShell = folder.uri.scheme === 'file' && process.platform !== 'win32';
+  // Decided once per chat, when its first command needs to know (the card's offer, auto-allow) or
+  // its shell starts, whichever comes first; a new chat decides again (the setting, the OS).
+  let sandbox: SandboxPolicy | undefined;
+  let unsandboxedWhy: string | undefined;
+  let decided = false;
+  const decideSandbox = (): void => {
+    if (decided) return;
+    decided = true;
+    unsandboxedWhy = sandboxSettings().mode === 'off' ? 'the sandbox is off (claudeMemory.sandbox)' : sandboxUnavailableReason();
+    sandbox =
+      unsandboxedWhy === undefined
+        ? { workspace: folder.uri.fsPath, memoryFolder: path.join(folder.uri.fsPath, settings().memoryFolder), allowedDomains: () => sandboxSettings().allowedDomains }
+        : undefined;
+    if (unsandboxedWhy) log.warn(`[bash] commands run unsandboxed: ${unsandboxedWhy}`);
+  };
+  const startShell = (): ShellSession => {
+    decideSandbox();
+    return new PersistentShell({ cwd: folder.uri.fsPath, shellPath: SHELL, sandbox });
+  };
+  let autoAllowThisChat = false;
   const bash = new BashTool({
-    shell: canRunShell ? (): ShellSession => new PersistentShell({ cwd: folder.uri.fsPath, shellPath: SHELL }) : undefined,
+    shell: canRunShell ? startShell : undefined,
+    sandboxed: () => {
+      decideSandbox();
+      return sandbox !== undefined;
+    },
+    autoAllow: () => autoAllowThisChat || sandboxSettings().autoAllow,
+    get unsandboxedNotice() {
+      return unsandboxedWhy === undefined
+        ? undefined
+        : `Commands run unsandboxed: ${unsandboxedWhy}. They can write anywhere you can and reach the network; to sandbox them, ${SANDBOX_INSTALL_HINT}.`;
+    },
+    askNetwork: async (request, signal) => {
+      const { decision } = answerOf(await approver.ask({ kind: 'network', ...request }, signal));
+      if (decision === 'always') {
+        // Added to the user's own list (the only one read): a workspace value could not widen it.
+        const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+        const raw = config.inspect<unknown>('sandbox.allowedDomains')?.globalValue;
+        const known = Array.isArray(raw) ? raw : [];
+        if (!known.includes(request.host)) await config.update('sandbox.allowedDomains', [...known, request.host], vscode.ConfigurationTarget.Global);
+        log.info(`[bash] always allowed the host ${request.host}`);
+      }
+      return decision;
+    },
     unavailable:
       process.platform === 'win32'
         ? 'Error: the bash tool is not available: this workspace is on Windows, where the extension does not start bash. Use the text editor tool.'
@@ -95,7 +141,14 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
     date: isoDate(new Date()),
     editor: true,
   });
-  return { tools: [editor, bash], systemPrompt, dispose: () => bash.dispose() };
+  return {
+    tools: [editor, bash],
+    systemPrompt,
+    dispose: () => bash.dispose(),
+    allowSandboxedCommands: () => {
+      autoAllowThisChat = true;
+    },
+  };
 }
 
 /** The folder as the model sees it: its name and absolute `/`-separated path. */

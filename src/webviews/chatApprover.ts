@@ -3,18 +3,18 @@
  * on the call's card (Allow once / Always allow … / Deny; Accept / Reject for an edit) and waits
  * for the click. Pure (no `vscode`): the controller routes the card's buttons to decide().
  */
-import type { ApprovalDecision, ApprovalRequest, ToolApprover } from '../core/agent/tools';
+import type { ApprovalAnswer, ApprovalDecision, ApprovalRequest, ToolApprover } from '../core/agent/tools';
 
 export interface PendingApproval {
   readonly request: ApprovalRequest;
-  resolve(decision: ApprovalDecision): void;
+  resolve(answer: ApprovalAnswer): void;
 }
 
 export interface ApprovalView {
   /** Shows the question on the card of `request.toolUseId`. */
   asked(request: ApprovalRequest): void;
   /** The question is answered (or withdrawn by Stop): the card shows the outcome. */
-  answered(request: ApprovalRequest, decision: ApprovalDecision): void;
+  answered(request: ApprovalRequest, decision: ApprovalDecision, rule?: string): void;
 }
 
 export class ChatApprover implements ToolApprover {
@@ -22,16 +22,16 @@ export class ChatApprover implements ToolApprover {
 
   constructor(private readonly view: ApprovalView) {}
 
-  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision> {
-    if (signal?.aborted) return Promise.resolve('deny');
-    return new Promise<ApprovalDecision>((resolve) => {
+  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalAnswer> {
+    if (signal?.aborted) return Promise.resolve({ decision: 'deny' });
+    return new Promise<ApprovalAnswer>((resolve) => {
       const onAbort = () => this.decide(request.toolUseId, 'deny');
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(request.toolUseId, {
         request,
-        resolve: (decision) => {
+        resolve: (answer) => {
           signal?.removeEventListener('abort', onAbort);
-          resolve(decision);
+          resolve(answer);
         },
       });
       this.view.asked(request);
@@ -39,14 +39,18 @@ export class ChatApprover implements ToolApprover {
   }
 
   /** The user's answer for the call `toolUseId`; false when nothing is waiting (a stale click). */
-  decide(toolUseId: string, decision: ApprovalDecision): boolean {
+  decide(toolUseId: string, decision: ApprovalDecision, details: { rule?: string; reason?: string } = {}): boolean {
     const waiting = this.pending.get(toolUseId);
     if (!waiting) return false;
+    const request = waiting.request;
+    // "Always" only means something for a command's prefixes; an edit is accepted once. A rule
+    // must be one the card offered: the webview's message is not trusted to name another.
+    const effective = request.kind === 'edit' && decision === 'always' ? 'once' : decision;
+    const rule = effective === 'always' && request.kind === 'command' && details.rule !== undefined ? details.rule : undefined;
+    if (rule !== undefined && request.kind === 'command' && !request.prefixes.includes(rule)) return false;
     this.pending.delete(toolUseId);
-    // "Always" only means something for a command's prefixes; an edit is accepted once.
-    const effective = waiting.request.kind === 'edit' && decision === 'always' ? 'once' : decision;
-    this.view.answered(waiting.request, effective);
-    waiting.resolve(effective);
+    this.view.answered(request, effective, rule);
+    waiting.resolve({ decision: effective, ...(rule !== undefined ? { rule } : {}), ...(effective === 'deny' && details.reason ? { reason: details.reason } : {}) });
     return true;
   }
 

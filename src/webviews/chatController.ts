@@ -18,7 +18,7 @@ import type { Logger } from '../platform/logger';
 import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { ApprovalDecision, ToolApprover } from '../core/agent/tools';
+import type { CardDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { SendQueue } from './sendQueue';
@@ -185,7 +185,8 @@ export class ChatController implements vscode.Disposable {
           this.edits.record(entryId, { folder: this.runningFolder, path: request.path, before: request.before, after: request.after });
         }
       },
-      answered: (request, decision) => this.emit(this.transcript.setApproval(request.toolUseId, request, decision)),
+      answered: (request, decision, rule) =>
+        this.emit(this.transcript.setApproval(request.toolUseId, rule !== undefined && request.kind === 'command' ? { ...request, prefixes: [rule] } : request, decision)),
     });
     this.refreshAvailability();
     this.subscriptions.push(
@@ -234,11 +235,20 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
-  approve(entryId: string, decision: ApprovalDecision): boolean {
+  approve(entryId: string, decision: CardDecision, details: { rule?: string; reason?: string } = {}): boolean {
     const toolUseId = this.approvals.get(entryId);
     if (!toolUseId) return false;
+    if (decision === 'sandboxed') {
+      // "Allow sandboxed commands in this chat": this command once, later ones without asking.
+      const command = this.approver.waiting(toolUseId)?.kind === 'command';
+      if (command) this.tools?.set.allowSandboxedCommands();
+      if (!this.approver.decide(toolUseId, 'once')) return false;
+      this.approvals.delete(entryId);
+      return true;
+    }
+    if (!this.approver.decide(toolUseId, decision, details)) return false;
     this.approvals.delete(entryId);
-    return this.approver.decide(toolUseId, decision);
+    return true;
   }
 
   /** Opens the diff of the edit on card `entryId`. */

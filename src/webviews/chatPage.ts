@@ -4,7 +4,7 @@
  * actions. Both places show the same controller, so they always show the same conversation.
  */
 import * as vscode from 'vscode';
-import type { ApprovalDecision } from '../core/agent/tools';
+import type { CardDecision } from '../core/agent/tools';
 import type { Logger } from '../platform/logger';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './chatHtml';
@@ -21,11 +21,13 @@ export interface ChatActions {
   getApiKey(): void;
   openSettings(): void;
   manageTrust(): void;
+  /** Claude: Manage Command Rules. */
+  manageRules(): void;
   openFolder(): void;
   reopenPrevious(): Promise<void>;
   removeAttachment(id: string): void;
   code(action: CodeAction, code: string, language: string | undefined): Promise<void>;
-  approve(entryId: string, decision: ApprovalDecision): void;
+  approve(entryId: string, decision: CardDecision, details?: { rule?: string; reason?: string }): void;
   openDiff(entryId: string): Promise<void>;
   undoEdit(entryId: string): Promise<void>;
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
@@ -50,11 +52,12 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     getApiKey: () => actions.getApiKey(),
     openSettings: () => actions.openSettings(),
     manageTrust: () => actions.manageTrust(),
+    manageRules: () => actions.manageRules(),
     openFolder: () => actions.openFolder(),
     reopenPrevious: () => actions.reopenPrevious(),
     removeAttachment: (m) => actions.removeAttachment(m.id),
     code: (m) => actions.code(m.action, m.code, m.language),
-    approve: (m) => actions.approve(m.entryId, m.decision),
+    approve: (m) => actions.approve(m.entryId, m.decision, { rule: m.rule, reason: m.reason }),
     openDiff: (m) => actions.openDiff(m.entryId),
     undoEdit: (m) => actions.undoEdit(m.entryId),
     showChange: (m) => actions.showChange(m.entryId),

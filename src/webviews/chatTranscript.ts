@@ -458,8 +458,10 @@ export class ChatTranscript {
     if (entry?.kind !== 'tool') return [];
     const approval: ToolApproval =
       request.kind === 'command'
-        ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state }
-        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state };
+        ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state, ...(request.sandboxed ? { sandboxed: true as const } : {}) }
+        : request.kind === 'network'
+          ? { kind: 'network', host: request.port === undefined ? request.host : `${request.host}:${request.port}`, state }
+          : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state, ...(request.protected ? { protected: request.protected } : {}) };
     // While a question waits, nothing else says Claude is waiting for the user.
     return [this.upsert({ ...entry, approval }), ...this.setWorking(undefined)];
   }

@@ -30,8 +30,11 @@ export type ToolChange =
 export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
 
 export type ToolApproval =
-  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState }
-  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState };
+  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState; sandboxed?: true }
+  /** `protected`: why the file is a protected place (code runs there); the card says it. */
+  | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState; protected?: string }
+  /** A sandboxed command asks to reach `host` (Allow once / Always allow host / Deny). */
+  | { kind: 'network'; host: string; state: ApprovalState };
 
 /** A workspace edit on a card: its folder-relative path and size. `undone`: Undo restored the file. */
 export interface ToolEdit {
@@ -194,7 +197,9 @@ export type WebviewToExtension =
   /** A code block's toolbar: copy it, insert it at the editor's cursor, or open it as a new file. */
   | { type: 'code'; action: CodeAction; code: string; language?: string }
   /** A card's approval buttons. */
-  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' }
+  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' | 'sandboxed'; rule?: string; reason?: string }
+  /** The approval card's "Manage Command Rules" link. */
+  | { type: 'manageRules' }
   /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
   | { type: 'openDiff'; entryId: string }
   | { type: 'undoEdit'; entryId: string }
@@ -225,7 +230,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Messages without a payload, by type. */
-const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'getApiKey', 'openSettings', 'manageTrust', 'openFolder', 'reopenPrevious']);
+const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'getApiKey', 'openSettings', 'manageTrust', 'openFolder', 'reopenPrevious', 'manageRules']);
+/** Longest "Always allow" rule and Deny reason accepted from an approval card. */
+export const MAX_RULE_CHARS = 500;
+export const MAX_REASON_CHARS = 4000;
 const CODE_ACTIONS = new Set<string>(['copy', 'insert', 'newFile']);
 
 /**
@@ -243,9 +251,11 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     return { type, text };
   }
   if (type === 'approve') {
-    const { entryId, decision } = value;
-    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny')) return undefined;
-    return { type, entryId, decision };
+    const { entryId, decision, rule, reason } = value;
+    if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny' && decision !== 'sandboxed')) return undefined;
+    if (rule !== undefined && (typeof rule !== 'string' || rule.length > MAX_RULE_CHARS || decision !== 'always')) return undefined;
+    if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
+    return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
   }
   if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;

@@ -170,8 +170,9 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     reopenPrevious: async () => void (await controller.reopenPrevious()),
     removeAttachment: (id) => controller.detach(id),
     code: (action, code, language) => runCodeAction(action, code, language),
-    approve: (entryId, decision) => {
-      if (!controller.approve(entryId, decision)) void vscode.window.showInformationMessage('That question was already answered.');
+    manageRules: () => void vscode.commands.executeCommand(COMMANDS.manageCommandRules),
+    approve: (entryId, decision, details) => {
+      if (!controller.approve(entryId, decision, details)) void vscode.window.showInformationMessage('That question was already answered.');
     },
     openDiff: async (entryId) => {
       if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');

@@ -68,13 +68,20 @@ suite('settings', () => {
     assert.strictEqual(primaryStore(api).engine.options.maxFileBytes, 1048576);
   });
 
-  test('checklistGuard switches the engine\'s write guards', async () => {
+  test('checklistGuard switches the engine\'s write guards (user settings; a workspace cannot turn it off)', async () => {
     assert.ok(primaryStore(api).engine.options.writeGuards.length > 0);
     try {
-      await update(api, 'checklistGuard', false);
+      // What a cloned repository could ship: the guard stays on.
+      await vscode.workspace.getConfiguration(section).update('checklistGuard', false, vscode.ConfigurationTarget.Workspace);
+      await waitFor('the workspace value to be read', () => (vscode.workspace.getConfiguration(section).get('checklistGuard') === false ? true : undefined));
+      api.services.settings.reload();
+      assert.strictEqual(api.services.settings.get('checklistGuard'), true);
+      assert.ok(primaryStore(api).engine.options.writeGuards.length > 0);
+      await update(api, 'checklistGuard', false, vscode.ConfigurationTarget.Global);
       assert.strictEqual(primaryStore(api).engine.options.writeGuards.length, 0);
     } finally {
-      await update(api, 'checklistGuard', undefined);
+      await vscode.workspace.getConfiguration(section).update('checklistGuard', undefined, vscode.ConfigurationTarget.Workspace);
+      await update(api, 'checklistGuard', undefined, vscode.ConfigurationTarget.Global);
     }
     assert.ok(primaryStore(api).engine.options.writeGuards.length > 0);
   });
@@ -82,7 +89,12 @@ suite('settings', () => {
   test('a new memoryFolder moves the stores and the tree; an unsafe one falls back to the default', async () => {
     const folderName = uniqueName('.alt-memories');
     try {
-      await update(api, 'memoryFolder', folderName);
+      // A workspace's value is ignored (user-only: the memory tool writes there without asking).
+      await vscode.workspace.getConfiguration(section).update('memoryFolder', '.git', vscode.ConfigurationTarget.Workspace);
+      await waitFor('the workspace value to be read', () => (vscode.workspace.getConfiguration(section).get('memoryFolder') === '.git' ? true : undefined));
+      api.services.settings.reload();
+      assert.strictEqual(api.services.settings.get('memoryFolder'), '.claude-memories');
+      await update(api, 'memoryFolder', folderName, vscode.ConfigurationTarget.Global);
       const store = primaryStore(api);
       assert.strictEqual(path.basename(store.rootUri.path), folderName);
       // Nothing is in the new folder yet: the tree is empty, so the welcome view shows.
@@ -92,11 +104,12 @@ suite('settings', () => {
       assert.ok(fs.existsSync(path.join(store.folder.uri.fsPath, folderName, 'here.md')));
       await waitFor('here.md in the tree', () => findNode(api, store, 'here.md'));
 
-      await update(api, 'memoryFolder', '../outside');
+      await update(api, 'memoryFolder', '../outside', vscode.ConfigurationTarget.Global);
       assert.strictEqual(api.services.settings.get('memoryFolder'), '.claude-memories');
       assert.strictEqual(path.basename(primaryStore(api).rootUri.path), '.claude-memories');
     } finally {
       await vscode.workspace.getConfiguration(section).update('memoryFolder', undefined, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace.getConfiguration(section).update('memoryFolder', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

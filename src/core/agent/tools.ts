@@ -75,16 +75,36 @@ export type ApprovalRequest =
       command: string;
       /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
       prefixes: string[];
+      /** The command would run in the OS sandbox: the card may offer "Allow sandboxed commands in this chat". */
+      sandboxed?: true;
     }
-  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string };
+  /** `protected`: why the place is protected (code runs there); the card says it. */
+  | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string; protected?: string }
+  /** A running sandboxed command reaches for a host nobody allowed: `always` adds the host to the user's allowed domains. */
+  | { kind: 'network'; toolUseId: string; command: string; host: string; port?: number };
 
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';
+
+/** A decision with what it said: `rule`, the one prefix "Always allow" remembers; `reason`, why the user denied (sent to Claude). */
+export interface ApprovalAnswer {
+  decision: ApprovalDecision;
+  rule?: string;
+  reason?: string;
+}
+
+/** The answer of a decision given either way. */
+export function answerOf(value: ApprovalDecision | ApprovalAnswer): ApprovalAnswer {
+  return typeof value === 'string' ? { decision: value } : value;
+}
+
+/** A card's answer: a decision, or `sandboxed` (allow once and run later commands of this chat without asking, sandboxed). */
+export type CardDecision = ApprovalDecision | 'sandboxed';
 
 /**
  * Asks the user. The chat answers through buttons on the call's card; the CLI answers from its
  * flags (nobody can click there). Resolves `deny` when the signal fires.
  */
 export interface ToolApprover {
-  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision>;
+  ask(request: ApprovalRequest, signal?: AbortSignal): Promise<ApprovalDecision | ApprovalAnswer>;
 }

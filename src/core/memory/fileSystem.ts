@@ -20,6 +20,8 @@ export interface FileStat {
   /** Milliseconds since the epoch. */
   mtime: number;
   ctime: number;
+  /** Hard links to the file, where the adapter knows it (a file with more than one is replaced, never written into). */
+  links?: number;
 }
 
 export type FsErrorCode =

@@ -6,8 +6,8 @@
  * refuses it without asking.
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentTool, AgentToolLabel, AgentToolResult, ToolApprover, ToolCallContext } from '../agent/tools';
-import { judgeCommand, type CommandRules } from './commandRules';
+import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext } from '../agent/tools';
+import { judgeCommand, withReadOnlyGit, type CommandRules } from './commandRules';
 import { OutputCapture } from './outputCap';
 
 export const BASH_TOOL = { type: 'bash_20250124', name: 'bash' } as const;
@@ -16,10 +16,30 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 /** Live output sent to the UI per command; beyond it the card says the rest went to the result only. */
 const STREAM_LIMIT = 512 * 1024;
 
+/**
+ * What the OS sandbox lets a command do: `read-only` (allowed only because the rules judge it
+ * read-only: nothing writable) or `workspace` (the user allowed it: the workspace folder and a
+ * private TMPDIR are writable, protected places excepted).
+ */
+export type CommandAccess = 'read-only' | 'workspace';
+
+/** A command that may run: the shell text to run (the command, or it wrapped for read-only git) and its access. */
+interface Consent {
+  shellText: string;
+  access: CommandAccess;
+}
+
+/** Answer to a command's request for a host the user has not allowed. */
+export type NetworkDecision = 'once' | 'always' | 'deny';
+
 export interface ShellRunOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   onOutput(chunk: string): void;
+  /** Default read-only. Without a sandbox the shell cannot enforce it (the rules are the defence). */
+  access?: CommandAccess;
+  /** Asked when the command reaches for a host that is not allowed; without it the request is refused. */
+  askNetwork?(host: string, port: number | undefined): Promise<NetworkDecision>;
 }
 
 export interface ShellRunResult {
@@ -52,11 +72,23 @@ export interface BashToolOptions {
   remember?(prefixes: readonly string[]): void;
   timeoutMs?(): number;
   outputCap?: number;
+  /** Whether commands run in the OS sandbox (read on every command). Default false. */
+  sandboxed?(): boolean;
+  /**
+   * "Allow sandboxed commands": a command no rule allows runs without asking, in the sandbox with
+   * workspace access. Honoured only while sandboxed() is true.
+   */
+  autoAllow?(): boolean;
+  /** Shown once, on the first command's card, when commands run without the sandbox. */
+  unsandboxedNotice?: string;
+  /** The chat's question on the command's card for a host nobody allowed (Allow once / Always / Deny). */
+  askNetwork?(request: { toolUseId: string; command: string; host: string; port: number | undefined }, signal?: AbortSignal): Promise<NetworkDecision>;
 }
 
 export class BashTool implements AgentTool {
   readonly name = BASH_TOOL.name;
   private session: ShellSession | undefined;
+  private noticeShown = false;
 
   constructor(private readonly options: BashToolOptions) {}
 
@@ -94,9 +126,9 @@ export class BashTool implements AgentTool {
       return error('Error: Parameter `command` is required: the bash command to run (or `restart: true` to restart the shell).');
     }
     const consent = await this.consent(command, context);
-    if (consent !== undefined) return consent;
+    if (!('access' in consent)) return consent;
     if (context.signal?.aborted) return error('Error: the command was cancelled before it ran; nothing was run.');
-    return this.run(command, context);
+    return this.run(command, consent, context);
   }
 
   /** Shell of this chat, started on first use. */
@@ -110,29 +142,60 @@ export class BashTool implements AgentTool {
     this.session = undefined;
   }
 
-  /** Undefined when the command may run, else the refusal. */
-  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | undefined> {
-    const verdict = judgeCommand(command, this.options.rules());
-    if (verdict.kind === 'allowed') return undefined;
+  /**
+   * What to run and with which access when the command may run, else the refusal. A command
+   * allowed only as read-only runs with git's code-running configuration turned off and, in the
+   * OS sandbox, with nothing writable; one the user allowed (a rule of theirs, Allow once or
+   * Always, a CLI flag) may write the workspace.
+   */
+  private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | Consent> {
+    const verdict = await judgeCommand(command, this.options.rules());
+    if (verdict.kind === 'allowed') return verdict.readOnly ? { shellText: withReadOnlyGit(command), access: 'read-only' } : { shellText: command, access: 'workspace' };
     if (verdict.kind === 'denied') {
       return error(`Error: the command was not run: \`${short(verdict.part)}\` matches the deny rule "${verdict.rule}" in the user's settings.`);
     }
+    if (this.options.sandboxed?.() === true && this.options.autoAllow?.() === true) return { shellText: command, access: 'workspace' };
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }
-    const decision = await this.options.approver.ask({ kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes }, context.signal);
-    if (decision === 'deny' || context.signal?.aborted) return error('Error: the user declined to run this command; nothing was run.');
-    if (decision === 'always' && verdict.prefixes.length > 0) this.options.remember?.(verdict.prefixes);
-    return undefined;
+    const sandboxed = this.options.sandboxed?.() === true && this.options.autoAllow !== undefined;
+    const answer = answerOf(
+      await this.options.approver.ask(
+        { kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes, ...(sandboxed ? { sandboxed: true as const } : {}) },
+        context.signal,
+      ),
+    );
+    if (answer.decision === 'deny' || context.signal?.aborted) {
+      const reason = answer.reason?.trim();
+      return error(`Error: the user declined to run this command; nothing was run.${reason ? ` The user said: ${reason}` : ''}`);
+    }
+    if (answer.decision === 'always') {
+      // One rule per answer: the part the user chose (a compound command offers one per part).
+      const chosen = answer.rule === undefined ? verdict.prefixes : verdict.prefixes.filter((p) => p === answer.rule);
+      if (chosen.length > 0) this.options.remember?.(chosen);
+    }
+    return { shellText: command, access: 'workspace' };
   }
 
-  private async run(command: string, context: ToolCallContext): Promise<AgentToolResult> {
+  private async run(command: string, consent: Consent, context: ToolCallContext): Promise<AgentToolResult> {
+    const { shellText, access } = consent;
+    if (this.options.unsandboxedNotice !== undefined && this.options.sandboxed?.() !== true && !this.noticeShown) {
+      this.noticeShown = true;
+      context.onOutput(`[${this.options.unsandboxedNotice}]\n`);
+    }
+    const askNetwork = this.options.askNetwork;
+    const questions = new AbortController();
+    const stopAsking = () => questions.abort();
+    context.signal?.addEventListener('abort', stopAsking, { once: true });
     const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
     let streamed = 0;
     const timeoutMs = this.options.timeoutMs?.() ?? DEFAULT_COMMAND_TIMEOUT_MS;
-    const result = await this.shell().run(command, {
+    const result = await this.shell().run(shellText, {
       timeoutMs,
       signal: context.signal,
+      access,
+      // A question still open when the command ends is withdrawn (denied): its card must not wait for nobody.
+      askNetwork: askNetwork && ((host, port) => askNetwork({ toolUseId: context.toolUseId, command, host, port }, questions.signal)),
       onOutput: (chunk) => {
         capture.add(chunk);
         if (streamed >= STREAM_LIMIT) return;
@@ -141,6 +204,8 @@ export class BashTool implements AgentTool {
         context.onOutput(streamed >= STREAM_LIMIT ? `${shown}\n[live output stops here; Claude gets the start and the end]\n` : shown);
       },
     });
+    context.signal?.removeEventListener('abort', stopAsking);
+    questions.abort();
     const output = capture.text();
     const detail = { kind: 'command' as const, command, exitCode: result.exitCode, ...(result.ended && result.ended !== 'exited' ? { ended: result.ended } : {}) };
     const seconds = timeoutMs >= 1000 ? String(Math.round(timeoutMs / 1000)) : String(timeoutMs / 1000);

@@ -9,7 +9,7 @@
  * come only from places a cloned repository cannot write: the user's settings, the workspace's
  * memento ("Always allow", written only by a click), the CLI's flags, and the defaults below.
  */
-import { parseCommand, type CommandPart } from './shellCommands';
+import { loadShellParser, type CommandPart, type ShellParser } from './shellCommands';
 
 /**
  * Read-only commands that run without asking (listed in the README). Options that would make one
@@ -24,6 +24,8 @@ export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = [
 /** Options after which a default-allowed command asks anyway: they write files or run programs. */
 const UNSAFE_DEFAULT_OPTIONS: Record<string, readonly string[]> = {
   rg: ['--pre', '--pre-glob', '--search-zip', '-z'],
+  // `file -C` compiles a magic file and writes it (`-C -m x` writes x.mgc).
+  file: ['-C', '--compile'],
   git: ['--output', '--ext-diff', '--textconv', '--exec-path', '--config-env'],
 };
 
@@ -36,49 +38,118 @@ export interface CommandRules {
 }
 
 export type CommandVerdict =
-  | { kind: 'allowed' }
+  /** `readOnly`: allowed only by the read-only defaults (run it with READ_ONLY_GIT_ENV). */
+  | { kind: 'allowed'; readOnly?: true }
   | { kind: 'denied'; rule: string; part: string }
   /** `prefixes`: what "Always allow" would remember (parts with a rule-shaped prefix only). */
   | { kind: 'ask'; prefixes: string[]; parts: CommandPart[] };
 
-export function judgeCommand(command: string, rules: CommandRules): CommandVerdict {
-  const parsed = parseCommand(command);
-  const allow = rules.allow.map(ruleWords);
+/**
+ * Judges a command. The bash parser is loaded on the first call. A command the parser cannot
+ * judge (a control character, a lone surrogate, a syntax error) asks; `*` allows it only when no
+ * deny rule could have matched a part of it.
+ */
+export async function judgeCommand(command: string, rules: CommandRules): Promise<CommandVerdict> {
+  return judgeWith(await loadShellParser(), command, rules);
+}
+
+export function judgeWith(parser: ShellParser, command: string, rules: CommandRules): CommandVerdict {
+  const parsed = parser.parse(command);
+  const allow = rules.allow.map((rule) => ruleWords(parser, rule));
+  const deny = rules.deny.map((rule) => ({ rule, words: ruleWords(parser, rule) }));
   const everything = allow.some((r) => r.length === 1 && r[0] === '*');
   if (!parsed.ok) {
-    return everything ? { kind: 'allowed' } : { kind: 'ask', prefixes: [], parts: [{ text: command, words: [], dynamic: true, special: `cannot be parsed (${parsed.reason})` }] };
+    const denyAll = deny.some((d) => d.words.length === 1 && d.words[0] === '*');
+    if (denyAll) return { kind: 'denied', rule: '*', part: command };
+    return everything && deny.length === 0
+      ? { kind: 'allowed' }
+      : { kind: 'ask', prefixes: [], parts: [{ text: command, words: [], dynamic: true, special: `cannot be judged: ${parsed.reason}` }] };
   }
   for (const part of parsed.parts) {
-    for (const rule of rules.deny) {
-      const words = ruleWords(rule);
+    for (const { rule, words } of deny) {
       if (words.length > 0 && (matches(part.words, words) || (words[0] === '*' && words.length === 1))) return { kind: 'denied', rule, part: part.text };
     }
   }
   if (everything) return { kind: 'allowed' };
-  const defaults = rules.defaults === false ? [] : DEFAULT_ALLOWED_COMMANDS.map(ruleWords);
+  const defaults = rules.defaults === false ? [] : DEFAULT_ALLOWED_COMMANDS.map((rule) => ruleWords(parser, rule));
+  let byUserRule = false;
   const unallowed = parsed.parts.filter((part) => {
     if (part.special !== undefined) return true;
-    if (allow.some((r) => matches(part.words, r))) return false;
-    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words));
+    if (allow.some((r) => matches(part.words, r))) {
+      byUserRule = true;
+      return false;
+    }
+    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsHostSecrets(part, command);
   });
-  if (unallowed.length === 0) return { kind: 'allowed' };
+  if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true };
   const prefixes = [...new Set(unallowed.map(prefixOf).filter((p): p is string => p !== undefined))];
   return { kind: 'ask', prefixes, parts: unallowed };
 }
+
+/**
+ * Git configuration for commands allowed only as read-only: neither a planted nor a shipped
+ * `.git` may run code through them (an fsmonitor command, hooks, a bare repository in the
+ * workspace). Given as GIT_CONFIG_COUNT entries, which win over every config file like `-c`.
+ */
+export const READ_ONLY_GIT_ENV: Readonly<Record<string, string>> = {
+  GIT_CONFIG_COUNT: '3',
+  GIT_CONFIG_KEY_0: 'core.fsmonitor',
+  GIT_CONFIG_VALUE_0: 'false',
+  GIT_CONFIG_KEY_1: 'core.hooksPath',
+  GIT_CONFIG_VALUE_1: '/dev/null',
+  GIT_CONFIG_KEY_2: 'safe.bareRepository',
+  GIT_CONFIG_VALUE_2: 'explicit',
+};
+
+/**
+ * The shell text that runs a read-only command with READ_ONLY_GIT_ENV, in a subshell so the
+ * variables do not stay in the persistent shell (a read-only command changes no shell state).
+ */
+export function withReadOnlyGit(command: string): string {
+  const assignments = Object.entries(READ_ONLY_GIT_ENV).map(([k, v]) => `${k}='${v}'`).join(' ');
+  return `(\nexport ${assignments}\n${command}\n)`;
+}
+
+/**
+ * Programs (and program + sub-command) that delete, move or send data: "Always allow" never
+ * offers them as a rule (each run is asked), whatever their arguments.
+ */
+export const NEVER_ALWAYS: readonly string[] = [
+  'rm', 'rmdir', 'mv', 'dd', 'shred', 'truncate', 'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ftp',
+  'sudo', 'su', 'doas', 'chmod', 'chown', 'eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'env', 'xargs', 'find', 'kill', 'pkill', 'killall',
+  'git push', 'git clean', 'git reset', 'git rm', 'git mv', 'git checkout', 'git restore', 'git config', 'git remote', 'git send-email',
+  'npm publish', 'npm unpublish', 'npm exec', 'npx', 'yarn publish', 'pnpm publish', 'cargo publish', 'twine', 'gh', 'docker push',
+];
 
 /** The prefix "Always allow" remembers for a part: its command and a subcommand-like second word. */
 export function prefixOf(part: CommandPart): string | undefined {
   if (part.special !== undefined || part.words.length === 0) return undefined;
   const [name, second] = part.words;
-  if (!isPlainWord(name)) return undefined;
-  return second !== undefined && /^[a-z][a-z0-9:_-]*$/.test(second) ? `${name} ${second}` : name;
+  if (!isPlainWord(name) || NEVER_ALWAYS.includes(name)) return undefined;
+  const prefix = second !== undefined && /^[a-z][a-z0-9:_-]*$/.test(second) ? `${name} ${second}` : name;
+  return NEVER_ALWAYS.includes(prefix) ? undefined : prefix;
 }
 
 /** A rule's words; a rule is parsed like a command so quoting means the same in both. */
-export function ruleWords(rule: string): string[] {
+export function ruleWords(parser: ShellParser, rule: string): string[] {
+  let cache = RULE_CACHE.get(parser);
+  if (!cache) RULE_CACHE.set(parser, (cache = new Map()));
+  let words = cache.get(rule);
+  if (words === undefined) {
+    words = parseRule(parser, rule);
+    // Rules are few and short; the cap only guards against a caller passing commands as rules.
+    if (cache.size < 10_000) cache.set(rule, words);
+  }
+  return words;
+}
+
+/** Rules parsed once per parser (the defaults are judged against on every command). */
+const RULE_CACHE = new WeakMap<ShellParser, Map<string, string[]>>();
+
+function parseRule(parser: ShellParser, rule: string): string[] {
   const trimmed = rule.trim();
   if (trimmed === '*') return ['*'];
-  const parsed = parseCommand(trimmed);
+  const parsed = parser.parse(trimmed);
   if (!parsed.ok || parsed.parts.length !== 1 || parsed.parts[0].special !== undefined || parsed.parts[0].dynamic) return [];
   return parsed.parts[0].words;
 }
@@ -86,6 +157,43 @@ export function ruleWords(rule: string): string[] {
 function matches(words: readonly string[], rule: readonly string[]): boolean {
   if (rule.length === 0 || words.length < rule.length) return false;
   return rule.every((w, i) => words[i] === w);
+}
+
+/** Places in the home folder where credentials live (also denied to reads by the OS sandbox). */
+const CREDENTIAL_NAMES = [
+  '.ssh', '.aws', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', '.kube', '.azure', 'gcloud', '.config/gh',
+  '.password-store', '.vault-token', '.boto', '.s3cfg', 'keyrings', '.cargo/credentials',
+];
+
+/** Programs that read folders recursively (grep only with -r/-R/--recursive/-d, ls only with -R). */
+function recursive(words: readonly string[], tokens: readonly string[]): boolean {
+  const name = words[0];
+  if (name === 'rg' || name === 'du') return true;
+  const options = tokens.filter((t) => t.startsWith('-'));
+  if (name === 'grep' || name === 'egrep' || name === 'fgrep') return options.some((o) => /^-[A-Za-z]*[rRd]/.test(o) || o.startsWith('--recursive') || o.startsWith('--dereference-recursive') || o.startsWith('--directories'));
+  if (name === 'ls') return options.some((o) => /^-[A-Za-z]*R/.test(o) || o === '--recursive');
+  return false;
+}
+
+/**
+ * Whether a read-only default would read what only a sandbox keeps from it: another process's
+ * state (`/proc/<pid>/environ` holds the API key of the extension host or the CLI), credential
+ * places, globs that reach outside the workspace, or a recursive search from outside it. Such a
+ * command asks. Judged on the text with quotes, backslashes and plain expansions taken out, so
+ * `/pro""c` or `/pro${E}c` read as `/proc`; the paths anywhere in the command (redirections too). Without a sandbox this is the only defence; it cannot be
+ * complete (a path can come from a variable the command did not set).
+ */
+function readsHostSecrets(part: CommandPart, command: string): boolean {
+  const tokensOf = (text: string) => text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, '').split(/[\s<>|;&()]+/).filter((t) => t !== '');
+  const outside = (t: string) => /^(\/|~)|(^|\/)\.\.(\/|$)/.test(t);
+  // Anywhere in the command (a redirection's file is not part of the command's own text).
+  for (const token of tokensOf(command)) {
+    if (/(^|\/)proc(\/|$)|environ/i.test(token)) return true;
+    if (CREDENTIAL_NAMES.some((name) => token.includes(name))) return true;
+    if (/[*?[]/.test(token) && outside(token)) return true;
+  }
+  const args = tokensOf(part.text).slice(1);
+  return recursive(part.words, args) && args.some((t) => !t.startsWith('-') && outside(t));
 }
 
 function hasUnsafeOption(words: readonly string[]): boolean {

@@ -12,7 +12,7 @@
  * without --allow-edits).
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { AgentTool, AgentToolLabel, AgentToolResult, ToolApprover, ToolCallContext } from '../agent/tools';
+import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext } from '../agent/tools';
 import { MemoryError, isMemoryError } from '../memory/errors';
 import type { MemoryFileSystem } from '../memory/fileSystem';
 import { formatSize, formatSizePair } from '../memory/format';
@@ -26,6 +26,7 @@ import type { EditorDocuments } from './documents';
 import { listFolder } from './listing';
 import { EDITOR_COMMANDS, EDITOR_TOOL, editorMessages } from './messages';
 import { displayOfWorkspace, parseWorkspacePath, type WorkspaceFolderInfo, type WorkspacePath } from './paths';
+import { GIT_LAYOUT, gitLayoutCandidates, protectedReason } from './protectedPaths';
 
 /** Files above this are never read whole (a folder can hold anything). */
 export const EDITOR_MAX_READ_BYTES = 16 * 1024 * 1024;
@@ -36,6 +37,13 @@ export const DEFAULT_EDITOR_MAX_CHARACTERS = 16_000;
 /** What the host allows for writes, asked before every write (trust and settings can change). */
 export type EditWritePolicy = { mode: 'apply' } | { mode: 'ask' } | { mode: 'refuse'; reason: string };
 
+/**
+ * Writes to protected places (protectedPaths.ts): `ask` the approver for that one write (the
+ * chat), `apply` like any write (the CLI's --allow-edits-protected), or refuse, `how` saying what
+ * would allow it.
+ */
+export type ProtectedWritePolicy = { mode: 'ask' } | { mode: 'apply' } | { mode: 'refuse'; how: string };
+
 export interface TextEditorToolOptions {
   /** Rooted at the workspace folder: `''` is the folder. */
   fs: MemoryFileSystem;
@@ -43,6 +51,8 @@ export interface TextEditorToolOptions {
   /** `max_characters` of the tool definition, and the cut of every view. */
   maxCharacters?: number;
   writePolicy(): EditWritePolicy;
+  /** Default: ask the approver (refused without one). */
+  protectedWrites?(): ProtectedWritePolicy;
   /** Asked with kind 'edit' when the policy is 'ask'. */
   approver?: ToolApprover;
   documents?: EditorDocuments;
@@ -170,6 +180,7 @@ export class TextEditorTool implements AgentTool {
       throw new MemoryError(editorMessages.parentIsFile(path.display, displayOfWorkspace(this.options.folder, inspection.blockedBy)));
     }
     const bytes = this.encode(path, text, false);
+    await this.refuseGitLayout(path);
     if (!(await this.consent(path, undefined, text, context))) return declined(path);
     const parent = parentOf(path.rel);
     if ((await this.store.inspect(parent)).kind === 'missing') await this.store.ensureDirectory(parent);
@@ -185,9 +196,9 @@ export class TextEditorTool implements AgentTool {
       if (outcome === 'changed') {
         throw new MemoryError(`Error: ${path.display} changed in the editor while this edit waited; nothing was changed. View it again and retry.`);
       }
-      if (outcome === 'closed') await this.store.writeInPlace(path.rel, bytes);
+      if (outcome === 'closed') await this.writeExisting(path, bytes);
     } else {
-      await this.store.writeInPlace(path.rel, bytes);
+      await this.writeExisting(path, bytes);
     }
     const snippet = editSnippet(replacement.after, replacement, this.limit);
     return {
@@ -197,14 +208,49 @@ export class TextEditorTool implements AgentTool {
     };
   }
 
-  /** The write policy, then (for 'ask') the user; false means declined. */
+  /**
+   * Writes an existing file in place (it keeps its mode and identity), except a file with more
+   * than one hard link: writing into it would change the other names too, maybe outside the
+   * folder, so it is replaced by a new file instead.
+   */
+  private async writeExisting(path: WorkspacePath, bytes: Uint8Array): Promise<void> {
+    const inspection = await this.store.inspect(path.rel);
+    if (inspection.kind === 'file' && (inspection.stat.links ?? 1) > 1) await this.store.writeAtomic(path.rel, bytes, true);
+    else await this.store.writeInPlace(path.rel, bytes);
+  }
+
+  /** A write that would leave some folder with HEAD, objects/ and refs/ is refused. */
+  private async refuseGitLayout(path: WorkspacePath): Promise<void> {
+    const disk = { head: 'HEAD', objects: 'objects', refs: 'refs' } as const;
+    for (const { folder, adds } of gitLayoutCandidates(path.rel)) {
+      let others = 0;
+      for (const name of GIT_LAYOUT) {
+        if (name === adds) continue;
+        const found = await this.store.inspect(folder === '' ? disk[name] : `${folder}/${disk[name]}`);
+        if (found.kind !== 'missing') others++;
+      }
+      if (others === GIT_LAYOUT.length - 1) throw new MemoryError(editorMessages.gitLayout(path.display, displayOfWorkspace(this.options.folder, folder)));
+    }
+  }
+
+  /** The write policy, then (for 'ask', or a protected place) the user; false means declined. */
   private async consent(path: WorkspacePath, before: string | undefined, after: string, context: ToolCallContext): Promise<boolean> {
     const policy = this.options.writePolicy();
     if (policy.mode === 'refuse') throw new MemoryError(policy.reason);
+    const risk = protectedReason(path.rel);
+    if (risk !== undefined) {
+      const guarded = this.options.protectedWrites?.() ?? { mode: 'ask' };
+      if (guarded.mode === 'refuse') throw new MemoryError(editorMessages.protectedPath(path.display, risk, guarded.how));
+      if (guarded.mode === 'ask') {
+        if (!this.options.approver) throw new MemoryError(editorMessages.protectedPath(path.display, risk, ''));
+        const answer = answerOf(await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after, protected: risk }, context.signal));
+        return answer.decision !== 'deny' && !context.signal?.aborted;
+      }
+    }
     if (policy.mode === 'apply') return true;
     if (!this.options.approver) throw new MemoryError(editorMessages.declined(path.display));
-    const decision = await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after }, context.signal);
-    return decision !== 'deny' && !context.signal?.aborted;
+    const answer = answerOf(await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after }, context.signal));
+    return answer.decision !== 'deny' && !context.signal?.aborted;
   }
 
   private encode(path: WorkspacePath, text: string, bom: boolean): Uint8Array {

@@ -27,6 +27,10 @@ export const editorMessages = {
   notText: (path: string) => `Error: ${path} is not a UTF-8 text file; the editor can only show and edit UTF-8 text.`,
   tooLargeToRead: (path: string, size: string, limit: string) => `Error: The file ${path} is ${size}, larger than the ${limit} the editor reads.`,
   tooLargeToWrite: (path: string, size: string, limit: string) => `Error: Writing ${path} would make it ${size}, over the editor's limit of ${limit}; nothing was written.`,
+  protectedPath: (path: string, reason: string, how: string) =>
+    `Error: ${path} is a protected place: ${reason}. The editor writes there only with the user's approval of this one write; nothing was changed. ${how}`,
+  gitLayout: (path: string, folder: string) =>
+    `Error: writing ${path} would give ${folder} the layout of a git repository (HEAD, objects/ and refs/), whose configuration git would then run; the editor never creates one. Nothing was changed.`,
   declined: (path: string) => `Error: the user declined this edit of ${path}; nothing was changed.`,
   // ---- paths
   pathNotString: (root: string) => `Error: Parameter \`path\` must be a string: a path in the workspace folder ${root}, absolute or relative to it.`,

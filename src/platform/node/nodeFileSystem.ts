@@ -401,7 +401,7 @@ function kindOf(s: Stats | Dirent): FileType {
 }
 
 function toFileStat(s: Stats, extraBits: FileType): FileStat {
-  return { type: kindOf(s) | extraBits, size: s.size, mtime: s.mtimeMs, ctime: s.birthtimeMs || s.ctimeMs };
+  return { type: kindOf(s) | extraBits, size: s.size, mtime: s.mtimeMs, ctime: s.birthtimeMs || s.ctimeMs, links: s.nlink };
 }
 
 function lstatOrUndefined(host: string): Stats | undefined {

@@ -140,11 +140,11 @@ describe('claude-memory run with the text editor and bash', function () {
     assert.equal(fs.existsSync(path.join(ws, '.git', 'hooks')), false);
   });
 
-  it('Ctrl+C during a command ends the run and leaves none of its processes behind', async () => {
+  it('Ctrl+C during a command ends the run and leaves none of its processes behind (setsid and nohup included)', async () => {
     const controller = new AbortController();
     const marker = path.join(ws, 'started');
     const running = run(
-      [{ content: [bash('t1', `sleep 300 & touch ${marker}; sleep 301`)] }, { content: [{ type: 'text', text: 'never' }] }],
+      [{ content: [bash('t1', `sleep 300 & setsid sleep 302 & (nohup sleep 303 >/dev/null 2>&1 &); touch ${marker}; sleep 301`)] }, { content: [{ type: 'text', text: 'never' }] }],
       ['--allow-command', '*'],
       controller.signal,
     );
@@ -155,7 +155,7 @@ describe('claude-memory run with the text editor and bash', function () {
     assert.equal(result.code, 130);
     let left = '';
     for (let i = 0; i < 100; i++) {
-      left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => /^sleep 30[01]$/.test(l.trim())).join('\n');
+      left = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => /^sleep 30[0-3]$/.test(l.trim())).join('\n');
       if (left === '') break;
       await new Promise((r) => setTimeout(r, 20));
     }

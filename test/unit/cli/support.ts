@@ -1,6 +1,8 @@
 /** Shared by the CLI process tests: building the CLI bundle they spawn. */
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 /** The repository root, four levels above out/test/unit/cli/. */
@@ -13,9 +15,16 @@ export const REPO = path.resolve(__dirname, '../../../..');
 export async function bundleCli(outfile: string): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { cliBuilds } = require(path.join(REPO, 'cliBundles.js')) as { cliBuilds: (root: string, outdir: string) => esbuild.BuildOptions[] };
+  // The sandbox runtime finds its vendored helpers relative to its own module: point it at the
+  // installed package (npm run build copies them next to dist/cli.js instead).
+  const sandboxModule = JSON.stringify(pathToFileURL(path.join(REPO, 'node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/index.js')).href);
   // The three bundles side by side (cli.js requires cli-run.js and cli-mcp.js from its folder).
   for (const options of cliBuilds(REPO, path.dirname(outfile))) {
-    await esbuild.build({ ...options, ...(options.outfile?.endsWith(`${path.sep}cli.js`) ? { outfile } : {}), logLevel: 'silent' });
+    await esbuild.build({ ...options, ...(options.outfile?.endsWith(`${path.sep}cli.js`) ? { outfile } : {}), define: { ...options.define, 'import.meta.url': sandboxModule }, logLevel: 'silent' });
+  }
+  // As esbuild.js does for dist/: the bash parser's WebAssembly next to the bundles.
+  for (const request of ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm']) {
+    fs.copyFileSync(require.resolve(request), path.join(path.dirname(outfile), path.basename(request)));
   }
 }
 

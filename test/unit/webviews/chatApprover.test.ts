@@ -20,16 +20,27 @@ describe('chat approver: questions on cards', () => {
     assert.deepEqual(asked, [command]);
     assert.equal(approver.waiting('toolu_1'), command);
     assert.equal(approver.decide('toolu_1', 'always'), true);
-    assert.equal(await decision, 'always');
+    assert.deepEqual(await decision, { decision: 'always' });
     assert.deepEqual(answered, [['toolu_1', 'always']]);
     assert.equal(approver.decide('toolu_1', 'deny'), false, 'a second click changes nothing');
+  });
+
+  it('"Always allow" names one offered rule; a rule the card did not offer is refused; Deny carries the reason', async () => {
+    const { approver } = recordingApprover();
+    const first = approver.ask(command);
+    assert.equal(approver.decide('toolu_1', 'always', { rule: 'rm' }), false, 'not one of the offered rules');
+    assert.equal(approver.decide('toolu_1', 'always', { rule: 'npm test' }), true);
+    assert.deepEqual(await first, { decision: 'always', rule: 'npm test' });
+    const second = approver.ask(command);
+    approver.decide('toolu_1', 'deny', { reason: 'use yarn instead' });
+    assert.deepEqual(await second, { decision: 'deny', reason: 'use yarn instead' });
   });
 
   it('accepts an edit once even when "always" arrives', async () => {
     const { approver } = recordingApprover();
     const decision = approver.ask(edit);
     approver.decide('toolu_2', 'always');
-    assert.equal(await decision, 'once');
+    assert.deepEqual(await decision, { decision: 'once' });
   });
 
   it('denies when Stop fires, before or while asking, and on denyAll', async () => {
@@ -37,12 +48,12 @@ describe('chat approver: questions on cards', () => {
     const stop = new AbortController();
     const waiting = approver.ask(command, stop.signal);
     stop.abort();
-    assert.equal(await waiting, 'deny');
+    assert.deepEqual(await waiting, { decision: 'deny' });
     assert.deepEqual(answered, [['toolu_1', 'deny']]);
-    assert.equal(await approver.ask(edit, stop.signal), 'deny', 'an aborted send asks nothing');
+    assert.deepEqual(await approver.ask(edit, stop.signal), { decision: 'deny' }, 'an aborted send asks nothing');
     const later = approver.ask(edit);
     approver.denyAll();
-    assert.equal(await later, 'deny');
+    assert.deepEqual(await later, { decision: 'deny' });
   });
 });
 

