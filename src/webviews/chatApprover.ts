@@ -54,6 +54,11 @@ export class ChatApprover implements ToolApprover {
     return true;
   }
 
+  /** Every question still waiting, oldest first. */
+  get waitingRequests(): ApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+
   /** The request waiting for `toolUseId`, if any. */
   waiting(toolUseId: string): ApprovalRequest | undefined {
     return this.pending.get(toolUseId)?.request;

@@ -18,7 +18,7 @@ import type { Logger } from '../platform/logger';
 import type { WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { CardDecision, ToolApprover } from '../core/agent/tools';
+import type { ApprovalRequest, CardDecision, ToolApprover } from '../core/agent/tools';
 import { ChatApprover } from './chatApprover';
 import { ChatAttachments, promptWithAttachments, type PathNamer } from './chatAttachments';
 import { SendQueue } from './sendQueue';
@@ -154,6 +154,11 @@ export class ChatController implements vscode.Disposable {
   readonly approver: ChatApprover;
   /** Workspace edits shown on cards, for Open Diff and Undo. */
   readonly edits = new ChatEdits();
+  private readonly waitingChanged = new vscode.EventEmitter<readonly ApprovalRequest[]>();
+  /** Fires with every question still waiting on a card whenever one is asked or answered. */
+  readonly onDidChangeWaiting = this.waitingChanged.event;
+  /** Ends the chat view's progress indicator; set while it shows. */
+  private endProgress: (() => void) | undefined;
   /** Card id → tool_use id of the questions on cards. */
   private readonly approvals = new Map<string, string>();
   /** The folder of the running send (edits are relative to it). */
@@ -177,6 +182,10 @@ export class ChatController implements vscode.Disposable {
     this.attachments = new ChatAttachments(env.pathOf);
     this.approver = new ChatApprover({
       asked: (request) => {
+        // The answer waits for the user, not the other way round: the view's progress stops, so
+        // its badge (the cards waiting) shows on the activity bar instead of the spinner.
+        this.showProgress(false);
+        this.waitingChanged.fire(this.approver.waitingRequests);
         this.emit(this.transcript.setApproval(request.toolUseId, request, 'pending'));
         const entryId = this.transcript.entryIdOf(request.toolUseId);
         if (!entryId) return;
@@ -185,8 +194,12 @@ export class ChatController implements vscode.Disposable {
           this.edits.record(entryId, { folder: this.runningFolder, path: request.path, before: request.before, after: request.after });
         }
       },
-      answered: (request, decision, rule) =>
-        this.emit(this.transcript.setApproval(request.toolUseId, rule !== undefined && request.kind === 'command' ? { ...request, prefixes: [rule] } : request, decision)),
+      answered: (request, decision, rule) => {
+        // The badge goes first: the activity bar shows one of the view's badge and its progress.
+        this.waitingChanged.fire(this.approver.waitingRequests);
+        if (this.abort && this.approver.waitingRequests.length === 0) this.showProgress(true);
+        this.emit(this.transcript.setApproval(request.toolUseId, rule !== undefined && request.kind === 'command' ? { ...request, prefixes: [rule] } : request, decision));
+      },
     });
     this.refreshAvailability();
     this.subscriptions.push(
@@ -527,6 +540,16 @@ export class ChatController implements vscode.Disposable {
     await this.sends.idle();
   }
 
+  /** The chat view's progress indicator: on while Claude works, off while it waits for the user or is done. */
+  private showProgress(on: boolean): void {
+    if (on && !this.endProgress) {
+      void vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () => new Promise<void>((resolve) => (this.endProgress = resolve)));
+    } else if (!on && this.endProgress) {
+      this.endProgress();
+      this.endProgress = undefined;
+    }
+  }
+
   /**
    * Writes the conversation as it is now. The window closes or reloads (deactivate waits for it,
    * for a few seconds at most): an answer that ended a moment ago, whose save is still queued or
@@ -548,6 +571,8 @@ export class ChatController implements vscode.Disposable {
     this.disposeTools();
     this.patches.dispose();
     this.folderChanges.dispose();
+    this.waitingChanged.dispose();
+    this.showProgress(false);
   }
 
   /** `prompt` goes to Claude (with attachments); `text` is what was typed, kept for a retry. */
@@ -567,23 +592,22 @@ export class ChatController implements vscode.Disposable {
       const requireProgressEntry = this.resumeNext;
       this.resumeNext = false;
       this.emit(this.transcript.begin(text, this.env.settings().model, view));
-      const outcome = await vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () =>
-        agent.send(
-          prompt,
-          (event) => {
-            const patches = this.transcript.apply(event);
-            this.toolFolders.record(patches, store.folder);
-            this.emit(patches);
-            if (event.type === 'tool_end' && event.detail?.kind === 'edit' && !event.is_error) {
-              const entryId = this.transcript.entryIdOf(event.id);
-              const { path, before, after } = event.detail;
-              if (entryId) this.edits.record(entryId, { folder: store.folder, path, before, after });
-            }
-            if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
-          },
-          abort.signal,
-          { requireProgressEntry },
-        ),
+      this.showProgress(true);
+      const outcome = await agent.send(
+        prompt,
+        (event) => {
+          const patches = this.transcript.apply(event);
+          this.toolFolders.record(patches, store.folder);
+          this.emit(patches);
+          if (event.type === 'tool_end' && event.detail?.kind === 'edit' && !event.is_error) {
+            const entryId = this.transcript.entryIdOf(event.id);
+            const { path, before, after } = event.detail;
+            if (entryId) this.edits.record(entryId, { folder: store.folder, path, before, after });
+          }
+          if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
+        },
+        abort.signal,
+        { requireProgressEntry },
       );
       if (!outcome.ok && outcome.error?.kind !== 'cancelled') {
         this.retryPrompt = outcome.turns === 0 ? prompt : CONTINUE_PROMPT;
@@ -602,6 +626,7 @@ export class ChatController implements vscode.Disposable {
       return { started: false, reason: 'internal error' };
     } finally {
       if (this.abort === abort) this.abort = undefined;
+      this.showProgress(false);
       void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, false);
       // Every completed, stopped or failed send is saved before the send resolves.
       await this.saveNow();

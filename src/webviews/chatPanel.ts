@@ -25,6 +25,11 @@ export class ChatPanel implements vscode.Disposable {
     return this.panel !== undefined;
   }
 
+  /** True while the editor panel is on screen. */
+  get visible(): boolean {
+    return this.panel?.visible ?? false;
+  }
+
   get isReady(): boolean {
     return this.page?.isReady ?? false;
   }

@@ -15,6 +15,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   private page: ChatPage | undefined;
   private focusRequested = false;
   private description: string | undefined;
+  private badge: vscode.ViewBadge | undefined;
   private viewDisposables: vscode.Disposable[] = [];
 
   constructor(
@@ -33,6 +34,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.disposeView();
     this.view = view;
     view.description = this.description;
+    view.badge = shownBadge(this.badge);
     const page = new ChatPage(view.webview, this.extensionUri, this.controller, this.route, this.log);
     this.page = page;
     if (this.focusRequested) {
@@ -58,6 +60,22 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     if (this.view) this.view.description = description;
   }
 
+  /** True while the view is on screen (its webview may still be loading). */
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  /** The badge on the view (and on its container in the activity bar), now and for later views. */
+  setBadge(badge: vscode.ViewBadge | undefined): void {
+    this.badge = badge;
+    if (this.view) this.view.badge = shownBadge(badge);
+  }
+
+  /** The badge set last (for tests). */
+  get currentBadge(): vscode.ViewBadge | undefined {
+    return this.badge;
+  }
+
   /** Asks the webview to focus its input, now or once it is ready. */
   focusInput(): void {
     if (this.page) this.page.focusInput();
@@ -73,4 +91,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.viewDisposables = [];
     this.page = undefined;
   }
+}
+
+/**
+ * VS Code 1.103's webview views never take a badge away once set to undefined (the pane's
+ * updateBadge has no "else clear"), so "no badge" is sent as a count of 0, which the activity bar
+ * does not draw.
+ */
+function shownBadge(badge: vscode.ViewBadge | undefined): vscode.ViewBadge {
+  return badge ?? { value: 0, tooltip: '' };
 }

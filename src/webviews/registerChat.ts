@@ -18,6 +18,9 @@ import { ChatPanel } from './chatPanel';
 import { parseSavedConversation, savedConversationRows } from './chatTranscript';
 import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './protocol';
+import { ChatAttention } from './chatAttention';
+
+const OPEN_CHAT = 'Open Chat';
 
 /** What the rest of the extension (and the integration tests) can do with the chat. */
 export interface ChatApi {
@@ -57,6 +60,8 @@ export interface ChatApi {
   openInEditor(): void;
   /** True once the editor panel's page has said `ready`. */
   isPanelReady(): boolean;
+  /** The chat view's badge: the number of cards waiting for the user (undefined: none). */
+  waitingBadge(): vscode.ViewBadge | undefined;
 }
 
 /** The chat's pieces, for the command files. */
@@ -76,6 +81,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   const provider = new ChatViewProvider(context.extensionUri, controller, route, env.log);
   const panel = new ChatPanel(context.extensionUri, controller, route, env.log);
   const changed = new vscode.EventEmitter<void>();
+  const attention = new ChatAttention();
 
   const reveal = async (focusInput = false): Promise<void> => {
     // `<viewId>.focus` is the command VS Code generates for every view: it opens the container
@@ -130,6 +136,17 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     services.settings.onDidChange((change) => {
       if (change.affects('memoryFolder')) controller.refreshAvailability();
     }),
+    // A card waiting while the chat is out of sight: a badge, and a notification with Open Chat.
+    controller.onDidChangeWaiting((waiting) => {
+      const inSight = (provider.visible || panel.visible) && vscode.window.state.focused;
+      const { badge, notify } = attention.update(waiting, inSight);
+      provider.setBadge(badge);
+      if (notify === undefined) return;
+      env.log.info(`a card waits while the chat is out of sight: ${notify}`);
+      void vscode.window.showInformationMessage(notify, OPEN_CHAT).then((choice) => {
+        if (choice === OPEN_CHAT) void (panel.visible ? panel.open() : reveal(false));
+      });
+    }),
   );
 
   const api: ChatApi = {
@@ -152,6 +169,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     receiveWebviewMessage: route,
     openInEditor: () => panel.open(),
     isPanelReady: () => panel.isReady,
+    waitingBadge: () => provider.currentBadge,
   };
   return { api, feature };
 }

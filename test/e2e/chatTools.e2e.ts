@@ -8,7 +8,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, treeRow, sendFromComposer, stopAnswerLeftRunning, webviewFrame } from './support';
+import {
+  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, launchWorkbench, notifications, runCommand, screenshot, treeRow,
+  sendFromComposer, stopAnswerLeftRunning, until, untilChat, webviewFrame,
+} from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const OLD = 'const todos = [];';
@@ -104,8 +107,8 @@ suite('chat workspace tools (e2e)', function () {
       { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: 'let todos = [];' } }] },
       { content: [{ type: 'text', text: 'Understood, I left todo.js alone.' }] },
     ]);
-    const { page } = wb;
-    await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
+    // The chat is on screen from the test before: a click in the composer, no palette (VS Code
+    // gives the keyboard back to the editor a moment after the palette closes, under the typing).
     await sendFromComposer(chat, 'Make the list a let.');
     const card = chat.locator('.entry.tool:has(.approval-pending [data-action="accept"])');
     await card.waitFor({ timeout: 30_000 });
@@ -157,5 +160,28 @@ suite('chat workspace tools (e2e)', function () {
     await chat.locator('.entry.assistant', { hasText: 'That selection adds a todo.' }).waitFor({ timeout: 20_000 });
     const sent = JSON.stringify(mock.requests.at(-1)?.body.messages);
     assert.match(sent, /function addTodo\(title\)/, 'the selection went with the message');
+  });
+  test('a card that waits while the chat is out of sight: a badge on the chat in the activity bar, and a notification whose Open Chat shows the card', async function () {
+    mock.script([
+      // Long enough for the side bar to switch to the Explorer before the question comes.
+      { content: [{ type: 'tool_use', name: 'bash', input: { command: 'npm test' } }], faults: [{ type: 'delay', ms: 8_000 }] },
+      { content: [{ type: 'text', text: 'Skipped the tests, as you said.' }] },
+    ]);
+    const { page } = wb;
+    await sendFromComposer(chat, 'Run the tests when you can.');
+    await again(() => runCommand(page, 'View: Show Explorer', UI_TIMEOUT));
+    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Claude is waiting for your permission to run "npm test".' });
+    await until(toast, 'the notification of the waiting card', async () => JSON.stringify(await notifications(page)), { timeout: 40_000 });
+    const badge = activityBarItem(page, 'Claude Chat').locator('xpath=..').locator('.badge .badge-content');
+    await badge.waitFor({ timeout: UI_TIMEOUT });
+    assert.strictEqual((await badge.textContent())?.trim(), '1');
+    await screenshot(page, 'chat-tools-waiting-out-of-sight-light');
+
+    await toast.locator('.monaco-button', { hasText: 'Open Chat' }).click();
+    const card = chat.locator('.entry.tool:has(.approval-pending)');
+    await untilChat(chat, card, 'the waiting card, after Open Chat');
+    await card.locator('[data-action="deny"]').click();
+    await untilChat(chat, chat.locator('.entry.assistant', { hasText: 'Skipped the tests, as you said.' }), 'the answer after Deny');
+    await badge.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
   });
 });

@@ -6,6 +6,7 @@ import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MockMessagesApi, MockStep } from '../support/mockMessagesApi';
 import { activateExtension, FAKE_KEY, forgetApiBaseUrl, ofKind, serve as serveFor, setKeyWithCommand as setKeyFor, waitFor, waitForChat as waitForChatOf } from './chatSupport';
 import type { ChatSnapshot } from '../../src/webviews/protocol';
+import { channelLogText } from './treeHelpers';
 
 let api: ClaudeMemoryApi;
 let mock: MockMessagesApi | undefined;
@@ -285,5 +286,24 @@ suite('chat', () => {
     assert.ok((await api.chat.send('Hello from either view')).started);
     assert.strictEqual(ofKind(api.chat.snapshot(), 'assistant').at(-1)?.markdown, 'Both views see me.');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  test('a command card waiting while the chat is out of sight puts a badge on the chat view and a notification; the answer takes the badge away', async () => {
+    await serve([
+      { content: [{ type: 'text', text: 'Running the tests.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
+      { content: [{ type: 'text', text: 'Skipped the tests.' }] },
+    ]);
+    // The side bar shows the Explorer: the chat is out of sight.
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    const sent = api.chat.send('Run the tests.');
+    const asking = await waitForChat((s) => ofKind(s, 'tool').some((e) => e.approval?.state === 'pending'), 'the command card asks');
+    assert.deepStrictEqual(api.chat.waitingBadge(), { value: 1, tooltip: 'Claude is waiting for your answer on a card' });
+    const notice = 'a card waits while the chat is out of sight: Claude is waiting for your permission to run "npm test".';
+    await waitFor(() => (channelLogText(api) ?? '').includes(notice), 'the notification, in the log');
+    const card = ofKind(asking, 'tool').find((e) => e.approval?.state === 'pending');
+    assert.ok(card);
+    await api.chat.receiveWebviewMessage({ type: 'approve', entryId: card.id, decision: 'deny' });
+    await sent;
+    assert.strictEqual(api.chat.waitingBadge(), undefined, 'nothing waits: no badge');
+    assert.strictEqual((channelLogText(api) ?? '').split(notice).length - 1, 1, 'one notification for one question');
   });
 });
