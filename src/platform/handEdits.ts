@@ -52,17 +52,20 @@ export class HandEditRecorder implements vscode.Disposable {
     this.notice(store, uri);
   }
 
-  private schedule(store: MemoryStore, rel: string): void {
+  private schedule(store: MemoryStore, rel: string, attempt = 0): void {
     const key = keyOf(store, rel);
     const pending = this.timers.get(key);
     if (pending) clearTimeout(pending);
     this.timers.set(
       key,
-      setTimeout(() => {
-        this.timers.delete(key);
-        if (this.saveInProgress(store, rel)) return this.schedule(store, rel);
-        void this.record(store, rel);
-      }, this.debounceMs),
+      setTimeout(
+        () => {
+          this.timers.delete(key);
+          if (this.saveInProgress(store, rel)) return this.schedule(store, rel);
+          void this.record(store, rel, attempt);
+        },
+        this.debounceMs * (attempt + 1),
+      ),
     );
   }
 
@@ -82,18 +85,28 @@ export class HandEditRecorder implements vscode.Disposable {
     this.timers.clear();
   }
 
-  private async record(store: MemoryStore, rel: string): Promise<void> {
+  private async record(store: MemoryStore, rel: string, attempt: number): Promise<void> {
     try {
       const version = await store.engine.noticeChange(rel);
       if (version === undefined) return;
       this.log.info(`recorded a change made outside the engine to /memories/${rel} in ${store.folder.name} (version ${version})`);
       this.onRecorded();
     } catch (e) {
-      // A busy store or a store deleted meanwhile: the next change or write records it.
-      this.log.debug(`could not record the change of /memories/${rel}: ${isMemoryError(e) ? e.message : String(e)}`);
+      const reason = isMemoryError(e) ? e.message : String(e);
+      // A busy store (another writer holds its lock): try again a little later. A file deleted by
+      // hand has no "next change" that would record it; giving up at once lost the delete.
+      if (attempt + 1 < RECORD_ATTEMPTS && !this.timers.has(keyOf(store, rel))) {
+        this.log.debug(`could not record the change of /memories/${rel} yet (${reason}); trying again`);
+        this.schedule(store, rel, attempt + 1);
+        return;
+      }
+      this.log.warn(`could not record the change of /memories/${rel} made outside the engine: ${reason}`);
     }
   }
 }
+
+/** Tries to record one change outside the engine (a busy store is tried again, later each time). */
+const RECORD_ATTEMPTS = 4;
 
 function keyOf(store: MemoryStore, rel: string): string {
   return `${store.folder.uri.toString()}|${rel}`;

@@ -69,6 +69,9 @@ export async function stopAnswerLeftRunning(chat: FrameLocator): Promise<void> {
 export async function sendFromComposer(chat: FrameLocator, text: string): Promise<void> {
   const input = chat.locator('#prompt');
   await untilChat(chat, input, 'the composer');
+  // A command just run from the palette: VS Code gives the keyboard back to where it was when the
+  // palette closes, which may come after the click below and take the typing with it.
+  await input.page().locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
   await input.click();
   await input.fill(text);
   const typed = await input.inputValue();
