@@ -32,13 +32,12 @@ async function waitForFile(file: string, what: string): Promise<void> {
  * notification center opened from the status bar.
  */
 async function clickNotificationButton(page: Page, message: RegExp, button: string): Promise<void> {
-  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: message }).first();
+  // Always from the notification center: a toast hides itself after a while (sooner on a loaded
+  // machine), and one that hid under the click took the click with it. The center keeps it.
   const listed = page.locator('.notifications-center .notification-list-item').filter({ hasText: message }).first();
-  if (!(await toast.isVisible())) {
-    await runCommand(page, 'Notifications: Show Notifications');
-    await listed.waitFor({ state: 'visible', timeout: 10_000 });
-  }
-  await toast.or(listed).first().locator('.monaco-button', { hasText: button }).first().click();
+  if (!(await listed.isVisible())) await runCommand(page, 'Notifications: Show Notifications');
+  await listed.waitFor({ state: 'visible', timeout: 10_000 });
+  await listed.locator('.monaco-button', { hasText: button }).first().click();
 }
 
 /** Rows of the tree in `pane` whose label matches (the label element is looked up inside each row). */
