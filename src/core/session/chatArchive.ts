@@ -255,11 +255,12 @@ export class ChatArchive<T> {
     for (let k = 0; k * size < items.length; k++) {
       const chunk = items.slice(k * size, (k + 1) * size);
       const old = inUse[k];
-      if (old !== undefined && this.known.get(chunkOf(id, kind, k, old)) === JSON.stringify(chunk)) {
+      const raw = JSON.stringify(chunk);
+      if (old !== undefined && this.known.get(chunkOf(id, kind, k, old)) === raw) {
         gens.push(old);
         continue;
       }
-      await this.writeJson(chunkOf(id, kind, k, gen), chunk);
+      await this.writeJson(chunkOf(id, kind, k, gen), chunk, raw);
       gens.push(gen);
     }
     return gens;
@@ -337,8 +338,7 @@ export class ChatArchive<T> {
    * still shows what was typed, and signatures of thinking blocks stay byte for byte. A file
    * whose text is the one last written or read here is neither redacted nor written again.
    */
-  private async writeJson(name: string, value: unknown): Promise<void> {
-    const raw = JSON.stringify(value);
+  private async writeJson(name: string, value: unknown, raw = JSON.stringify(value)): Promise<void> {
     if (this.known.get(name) === raw) return;
     const text = JSON.stringify(redactDeep(value, KEEP_AS_IS));
     await this.blobs.write(name, text);
