@@ -177,12 +177,7 @@ suite('Memory history', function () {
     });
   });
 
-  // KNOWN DEFECT (issue 20, found at the end of the session that merged the journal): in two of the
-  // last three full runs the hand delete was never recorded. Likely cause: the recorder skips a
-  // delete when `history.content(version)` of the file's last version is undefined (recorder.ts
-  // noticed), which the journal can answer while a compaction replaced the segment. Skipped so
-  // the gate measures the rest; the next session fixes the recorder and takes the skip out.
-  test.skip('a file removed outside the engine becomes the user\'s delete and shows under Recently Deleted', async () => {
+  test('a file removed outside the engine becomes the user\'s delete and shows under Recently Deleted', async () => {
     const rel = `${dir}/outside.md`;
     await store.engine.execute({ command: 'create', path: `/memories/${rel}`, file_text: 'x' });
     await vscode.workspace.fs.delete(store.fs.uriOf(rel));

@@ -93,6 +93,21 @@ describe('history: every change is a version with its author', () => {
     assert.equal(await text(fs, 'w.md'), 'v2 by hand');
   });
 
+  it('a folder\'s notice records the files gone below it (the watcher drops a file added and removed in one batch)', async () => {
+    const fs = new InMemoryFileSystem();
+    const engine = new MemoryEngine(fs);
+    ok(await engine.execute({ command: 'create', path: '/memories/d/gone.md', file_text: 'short-lived' }));
+    ok(await engine.execute({ command: 'create', path: '/memories/d/kept.md', file_text: 'stays' }));
+    ok(await engine.execute({ command: 'create', path: '/memories/other.md', file_text: 'elsewhere' }));
+    await fs.delete('d/gone.md', { recursive: false });
+    await fs.delete('other.md', { recursive: false });
+    assert.equal(await engine.noticeChange('d'), 4);
+    assert.deepEqual(brief(await engine.history()).slice(3), ['4 delete d/gone.md user'], 'only what is below the folder');
+    assert.equal(await engine.noticeChange('d'), undefined, 'recorded once');
+    await engine.restore('d/gone.md', 4);
+    assert.equal(await text(fs, 'd/gone.md'), 'short-lived');
+  });
+
   it('records nothing for a refused command', async () => {
     const engine = new MemoryEngine(new InMemoryFileSystem());
     ok(await engine.execute({ command: 'create', path: '/memories/a.md', file_text: 'x' }));

@@ -77,30 +77,36 @@ export class HistoryRecorder {
   /**
    * A change seen from outside (the editor, git, a sync tool): the file's content, when history
    * does not have it yet, becomes the user's `edit`; a file history knows that is gone becomes
-   * the user's `delete` with the last content history had. Returns the version, if one was made.
+   * the user's `delete` with the last content history had. A folder's notice does both for what
+   * is below it: the file watcher drops a file's "added" and "deleted" when both fall in one of
+   * its batches (a file created and removed at once), so the folder's own event may be the only
+   * one left. Returns the newest version made, if any.
    */
   async noticed(rel: string): Promise<number | undefined> {
     return this.guard(async () => {
       const inspection = await this.store.inspect(rel);
       if (inspection.kind === 'file') return this.baseline({ rel, bytes: await this.store.readFile(rel) });
+      let last: number | undefined;
       if (inspection.kind === 'directory') {
-        let last: number | undefined;
         await this.store.walk(rel, async (entry) => {
           if (entry.type === 'file') last = (await this.baseline({ rel: entry.rel, bytes: await this.store.readFile(entry.rel) })) ?? last;
         });
-        return last;
-      }
-      if (inspection.kind !== 'missing') return undefined;
-      let last: number | undefined;
-      for (const [path, entry] of liveFiles(await this.history.list())) {
-        if (path !== rel && !path.startsWith(`${rel}/`)) continue;
-        if ((await this.store.inspect(path)).kind !== 'missing') continue;
-        const content = await this.history.content(entry.version);
-        if (content === undefined) continue;
-        last = (await this.history.record({ op: 'delete', path, author: AUTHORS.user, content })).version;
-      }
-      return last;
+      } else if (inspection.kind !== 'missing') return undefined;
+      return (await this.goneBelow(rel)) ?? last;
     });
+  }
+
+  /** Records the user's `delete` of every file at or below `rel` that history has as live and that is gone. */
+  private async goneBelow(rel: string): Promise<number | undefined> {
+    let last: number | undefined;
+    for (const [path, entry] of liveFiles(await this.history.list())) {
+      if (rel !== '' && path !== rel && !path.startsWith(`${rel}/`)) continue;
+      if ((await this.store.inspect(path)).kind !== 'missing') continue;
+      const content = await this.history.content(entry.version);
+      if (content === undefined) continue;
+      last = (await this.history.record({ op: 'delete', path, author: AUTHORS.user, content })).version;
+    }
+    return last;
   }
 
   /** Records the user's `edit` when history's newest version of the file holds other bytes. */
