@@ -10,8 +10,9 @@
  *   in shapes shorter than secretlint's exact formats (a key cut off when pasted is a secret too).
  * Every found span becomes `[REDACTED:<kind>]`; overlapping spans merge into one.
  */
-import { portedFindings } from './secrets/gitleaks';
-import { secretlintFindings } from './secrets/secretlint';
+import { PORTED_KEYWORDS, portedFindings } from './secrets/gitleaks';
+import { KeywordSet } from './secrets/keywords';
+import { SECRETLINT_KEYWORDS, secretlintFindings } from './secrets/secretlint';
 import type { Finding } from './secrets/types';
 
 export type { Finding } from './secrets/types';
@@ -43,7 +44,11 @@ const ENGINE_RULES: readonly { kind: string; pattern: RegExp }[] = [
  * values of ≥ 6 characters are taken as they are unless they look like a placeholder.
  */
 const ASSIGNMENT =
-  /\b([A-Za-z0-9_.-]{0,40}?(password|passwd|passphrase|secret|secret_key|client_secret|token|access_token|refresh_token|auth_token|api_key|apikey|api-key|private_key))(["']?)(\s*[:=]\s*)(?:(["'])([^"'\r\n]{6,200}?)\5|([^\s"'`,;]{8,}))/gi;
+  /(password|passwd|passphrase|secret|secret_key|client_secret|token|access_token|refresh_token|auth_token|api_key|apikey|api-key|private_key)(["']?)(\s*[:=]\s*)(?:(["'])([^"'\r\n]{6,200}?)\4|([^\s"'`,;]{8,}))/gi;
+/** The characters a key may have before its keyword (`DB_`, `aws.`, `my-`), at most 40 of them. */
+const KEY_PREFIX_CHAR = /[A-Za-z0-9_.-]/;
+const KEY_PREFIX_MAX = 40;
+const WORD_CHAR = /\w/;
 
 const PLACEHOLDER = /^(?:\$\{|\$[A-Z_]|<|\{\{|%\(|process\.env|os\.environ|\[REDACTED:|\*+$|x+$|\.\.\.)/i;
 
@@ -93,10 +98,30 @@ function privateKeyFindings(text: string, found: Finding[]): void {
   }
 }
 
+/**
+ * Where the key that ends in the keyword at `keyword` starts: the leftmost word boundary at most
+ * 40 key characters before it (the key is `DB_PASSWORD`, `aws.secret_key`), or undefined when
+ * there is none. The regex finds the keyword first and this looks back: a regex that starts at
+ * every word boundary and tries 40 prefix lengths × 15 keywords was most of the detection cost.
+ */
+function keyStart(text: string, keyword: number): number | undefined {
+  let first = keyword;
+  while (first > 0 && keyword - first < KEY_PREFIX_MAX && KEY_PREFIX_CHAR.test(text[first - 1])) first--;
+  const isWord = (i: number) => i >= 0 && i < text.length && WORD_CHAR.test(text[i]);
+  for (let p = first; p <= keyword; p++) if (isWord(p - 1) !== isWord(p)) return p;
+  return undefined;
+}
+
 function assignmentFindings(text: string, found: Finding[]): void {
   ASSIGNMENT.lastIndex = 0;
   for (let m = ASSIGNMENT.exec(text); m !== null; m = ASSIGNMENT.exec(text)) {
-    const [match, key, , , , , quoted, bare] = m;
+    const [match, keyword, , , , quoted, bare] = m;
+    const start = keyStart(text, m.index);
+    if (start === undefined) {
+      ASSIGNMENT.lastIndex = m.index + 1;
+      continue;
+    }
+    const key = text.slice(start, m.index + keyword.length);
     const value = quoted ?? bare ?? '';
     if (quoted !== undefined ? PLACEHOLDER.test(quoted) : !looksLikeCredential(value)) continue;
     // The value ends the match (before a closing quote, if any).
@@ -127,6 +152,8 @@ function trimSentenceEnd(text: string, f: Finding): Finding {
   return end === f.end ? f : { ...f, end };
 }
 
+const RULE_KEYWORDS = new KeywordSet([...SECRETLINT_KEYWORDS, ...PORTED_KEYWORDS]);
+
 const URL_CREDENTIAL_KINDS = new Set(['database-connection-string', 'basic-auth']);
 
 /**
@@ -152,8 +179,10 @@ export function findSecrets(text: string): Finding[] {
   const found: Finding[] = [];
   privateKeyFindings(text, found);
   const lower = text.toLowerCase();
-  for (const f of secretlintFindings(text, lower)) found.push(URL_CREDENTIAL_KINDS.has(f.kind) ? narrowUrlCredential(text, f) : f);
-  for (const f of portedFindings(text, lower)) found.push(f);
+  // The rules' keywords, found in one pass for both rule sets.
+  const present = RULE_KEYWORDS.foundIn(lower);
+  for (const f of secretlintFindings(text, lower, true, present)) found.push(URL_CREDENTIAL_KINDS.has(f.kind) ? narrowUrlCredential(text, f) : f);
+  for (const f of portedFindings(text, lower, present)) found.push(f);
   engineTokenFindings(text, found);
   // A `key = value` assignment names the span only where no rule recognised the value itself:
   // `token: glpat-…` is a gitlab-token, not a token (and its sentence's full stop stays).

@@ -151,12 +151,16 @@ export const PORTED_RULES: readonly PortedRule[] = [
   },
 ];
 
-const KEYWORDS = new KeywordSet(PORTED_RULES.flatMap((r) => r.keywords));
+/** Every ported rule's keywords. */
+export const PORTED_KEYWORDS: readonly string[] = PORTED_RULES.flatMap((r) => r.keywords);
+const KEYWORDS = new KeywordSet(PORTED_KEYWORDS);
 
-/** Findings of every ported rule whose keyword occurs in `text` (`lower`: it in lower case). */
-export function portedFindings(text: string, lower: string = text.toLowerCase()): Finding[] {
+/**
+ * Findings of every ported rule whose keyword occurs in `text` (`lower`: it in lower case;
+ * `present`: the keywords of PORTED_KEYWORDS it holds, when the caller has them).
+ */
+export function portedFindings(text: string, lower: string = text.toLowerCase(), present: ReadonlySet<string> = KEYWORDS.foundIn(lower)): Finding[] {
   const found: Finding[] = [];
-  const present = KEYWORDS.foundIn(lower);
   if (present.size === 0) return found;
   for (const rule of PORTED_RULES) {
     if (!rule.keywords.some((k) => present.has(k))) continue;

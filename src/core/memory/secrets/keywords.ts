@@ -1,28 +1,51 @@
 /**
- * Which of a fixed set of lower-case keywords occur in a text, in one regex pass (a loop of
- * `includes` costs one scan of the text per keyword: 5× slower on a 10 KB note, bench/secrets).
- * Rules use it as gitleaks does: a rule's regex runs only when one of its keywords occurs.
+ * Which of a fixed set of lower-case keywords occur in a text. Rules use it as gitleaks does: a
+ * rule's regex runs only when one of its keywords occurs. One pass over the text with the
+ * keywords indexed by their first two characters (one regex alternation of ~60 literals tries
+ * every literal at every position: 4× slower on a 10 KB note, bench/secrets; a loop of
+ * `includes` scans the text once per keyword). Every occurrence counts, overlapping ones too.
  */
 export class KeywordSet {
-  private readonly pattern: RegExp;
-  /** For each keyword, the keywords it contains (a match of `sk_live` also means `sk` occurs). */
-  private readonly implied: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Keywords of two or more characters by the low bytes of their first two characters (a table,
+   * not a Map: one array read per position; a slot shared by two pairs is sorted out by `startsWith`).
+   */
+  private readonly byPair: (string[] | undefined)[] = new Array<string[] | undefined>(0x10000).fill(undefined);
+  /** One-character keywords by their character code. */
+  private readonly single = new Map<number, string>();
 
   constructor(keywords: Iterable<string>) {
-    // Longest first, so a keyword inside a longer one still counts through `implied`.
-    const all = [...new Set(keywords)].sort((a, b) => b.length - a.length);
-    this.pattern = new RegExp(all.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
-    this.implied = new Map(all.map((k) => [k, all.filter((o) => k.includes(o))]));
+    for (const k of new Set(keywords)) {
+      if (k.length === 0) continue;
+      if (k.length === 1) {
+        this.single.set(k.charCodeAt(0), k);
+        continue;
+      }
+      const key = pairKey(k.charCodeAt(0), k.charCodeAt(1));
+      (this.byPair[key] ??= []).push(k);
+    }
   }
 
   /** The keywords found in `lower` (a lower-cased text). */
   foundIn(lower: string): Set<string> {
     const found = new Set<string>();
-    this.pattern.lastIndex = 0;
-    for (let m = this.pattern.exec(lower); m !== null; m = this.pattern.exec(lower)) {
-      if (found.has(m[0])) continue;
-      for (const k of this.implied.get(m[0]) ?? [m[0]]) found.add(k);
+    const n = lower.length;
+    const singles = this.single.size > 0;
+    for (let i = 0; i < n; i++) {
+      const c = lower.charCodeAt(i);
+      if (singles) {
+        const one = this.single.get(c);
+        if (one !== undefined) found.add(one);
+      }
+      if (i + 1 >= n) break;
+      const list = this.byPair[pairKey(c, lower.charCodeAt(i + 1))];
+      if (list === undefined) continue;
+      for (const k of list) if (!found.has(k) && lower.startsWith(k, i)) found.add(k);
     }
     return found;
   }
+}
+
+function pairKey(a: number, b: number): number {
+  return ((a & 0xff) << 8) | (b & 0xff);
 }

@@ -48,13 +48,22 @@ const KINDS: Readonly<Record<string, string>> = {
   figma: 'figma-token',
 };
 
-/** Messages that are not secrets: an AWS account id is an identifier people write in notes. */
+/** Messages that are not secrets (the option that would scan for AWS account ids is off, see above). */
 const IGNORED_MESSAGES = new Set(['aws/AWSAccountID']);
 const EXCLUDED_RULES = new Set(['filter-comments', 'gcp']);
 /** Rules the preset bundles a copy of, taken from their own (maintained) packages instead. */
 const OWN_PACKAGE = [databaseRule, basicAuthRule];
-/** Options per rule: the AWS key-id scan is opt-in in secretlint. */
-const OPTIONS: Readonly<Record<string, Record<string, unknown>>> = { aws: { enableIDScanRule: true } };
+/**
+ * The AWS access key id scan, from secretlint's aws rule (its `reportAWSAccessKey`, the same
+ * regex and built-in ignore). The rule runs it only with `enableIDScanRule`, which also turns on
+ * its AWS *account id* scan: an account id is an identifier people write in notes, not a secret,
+ * and that scan was the costliest regex on ordinary notes (bench/secrets). So the rule runs with
+ * the option off (its secret-access-key scan) and the key id scan runs here.
+ */
+const AWS_ACCESS_KEY_ID = /\b(A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g;
+const AWS_ACCESS_KEY_ID_GATE: readonly string[] = ['akia', 'a3t', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'asia'];
+const AWS_BUILTIN_IGNORED = new Set(['AKIAIOSFODNN7EXAMPLE']);
+const AWS_RULE_ID = '@secretlint/secretlint-rule-aws';
 
 /**
  * Substrings (lower case) without which a rule cannot match: the rule is skipped when the text
@@ -63,7 +72,7 @@ const OPTIONS: Readonly<Record<string, Record<string, unknown>>> = { aws: { enab
  * find the same secrets in every test format.
  */
 const GATES: Readonly<Record<string, readonly string[]>> = {
-  aws: ['akia', 'a3t', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'asia', 'secret', 'account'],
+  aws: ['secret'],
   linear: ['lin_api_'],
   'hashicorp-vault': ['hvs.', 'hvb.', 'hvr.'],
   shopify: ['shppa_', 'shpca_', 'shpat_', 'shpss_'],
@@ -74,7 +83,9 @@ const GATES: Readonly<Record<string, readonly string[]>> = {
   'database-connection-string': ['://'],
 };
 
-const GATE_KEYWORDS = new KeywordSet(Object.values(GATES).flat());
+/** Every keyword the gates here look for (findSecrets looks for them with the ported rules' in one pass). */
+export const SECRETLINT_KEYWORDS: readonly string[] = [...Object.values(GATES).flat(), ...AWS_ACCESS_KEY_ID_GATE];
+const GATE_KEYWORDS = new KeywordSet(SECRETLINT_KEYWORDS);
 
 interface SecretlintRule {
   meta: { id: string; type: string };
@@ -141,9 +152,15 @@ function secretRange(text: string, report: Report): [number, number] {
 
 /**
  * Findings of every secretlint rule in `text`, in report order. `lower` is `text` in lower case
- * (for the gates); `gated: false` runs every rule whatever the text holds (for the test).
+ * (for the gates); `gated: false` runs every rule whatever the text holds (for the test);
+ * `present`: the keywords of SECRETLINT_KEYWORDS the text holds, when the caller has them.
  */
-export function secretlintFindings(text: string, lower: string = text.toLowerCase(), gated = true): Finding[] {
+export function secretlintFindings(
+  text: string,
+  lower: string = text.toLowerCase(),
+  gated = true,
+  present: ReadonlySet<string> | undefined = gated ? GATE_KEYWORDS.foundIn(lower) : undefined,
+): Finding[] {
   const found: Finding[] = [];
   const source = {
     content: text,
@@ -154,11 +171,10 @@ export function secretlintFindings(text: string, lower: string = text.toLowerCas
     positionToIndex: () => 0,
     locationToRange: () => [0, 0],
   };
-  const present = gated ? GATE_KEYWORDS.foundIn(lower) : undefined;
   for (const rule of RULES) {
     const id = shortId(rule);
-    const gate = present !== undefined ? GATES[id] : undefined;
-    if (gate !== undefined && !gate.some((k) => present!.has(k))) continue;
+    const gate = GATES[id];
+    if (present !== undefined && gate !== undefined && !gate.some((k) => present.has(k))) continue;
     const context = {
       report(report: Report) {
         const messageId = typeof report.message === 'string' ? undefined : report.message.messageId;
@@ -172,8 +188,17 @@ export function secretlintFindings(text: string, lower: string = text.toLowerCas
       createTranslator: () => (messageId: string, data?: Record<string, unknown>) => ({ messageId, message: messageId, data }),
       sharedOptions: {},
     };
-    const handler = rule.create(context, OPTIONS[id] ?? {});
+    const handler = rule.create(context, {});
     handler.file?.(source);
   }
+  awsAccessKeyIds(text, present, found);
   return found;
+}
+
+function awsAccessKeyIds(text: string, present: ReadonlySet<string> | undefined, found: Finding[]): void {
+  if (present !== undefined && !AWS_ACCESS_KEY_ID_GATE.some((k) => present.has(k))) return;
+  for (const m of text.matchAll(AWS_ACCESS_KEY_ID)) {
+    if (AWS_BUILTIN_IGNORED.has(m[0])) continue;
+    found.push({ start: m.index, end: m.index + m[0].length, kind: KINDS['aws/AWSAccessKeyID'], rule: AWS_RULE_ID });
+  }
 }
