@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
+import { DEFAULT_HISTORY_RETENTION } from '../core/memory/history/types';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
-import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand } from './args';
+import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { execJsonLines } from './jsonLines';
 
 /** The store folder inside a workspace, as in the extension. */
@@ -14,7 +15,17 @@ may only have "passes" flipped and new (not yet passing) features appended, and 
 may only grow at its end. Writers of one store (VS Code windows, other ${CLI_NAME} commands)
 take turns through a lock file in ${STORE_FOLDER}/.meta.`;
 
-export const EXEC_USAGE = `Usage: ${CLI_NAME} exec [--workspace DIR] [--max-file-bytes N] [--no-redact] [--no-guards]
+/** The engine options `exec` and `mcp` share (parseStoreCommandArgs), as their usage lists them. */
+export const STORE_OPTIONS_HELP = `      --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
+      --quota-bytes N     Largest total size of the store (default: 50 MiB).
+      --create-policy P   'error' (default): create refuses an existing file; 'overwrite' replaces it.
+      --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
+      --no-guards         Turn off the checklist guards (features.json and progress.md change freely).
+      --no-history        Keep no versions of the changes (by default every change is kept).
+      --history-max-versions N, --history-max-days N, --history-max-bytes N
+                          History's retention: versions per file (50), days (30), total bytes (20 MiB).`;
+
+export const EXEC_USAGE = `Usage: ${CLI_NAME} exec [--workspace DIR] [options]
 
 Reads memory tool inputs as JSON Lines from stdin, e.g.
   {"command":"view","path":"/memories"}
@@ -26,9 +37,7 @@ ${GUARDS_HELP}
 
 Options:
   -w, --workspace DIR     Workspace folder (default: the current folder).
-      --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
-      --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
-      --no-guards         Turn off the checklist guards (see above).
+${STORE_OPTIONS_HELP}
   -h, --help              Show this help.
 `;
 
@@ -70,18 +79,46 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
   return 0;
 }
 
-/** The options `exec` and `mcp` share: the store and the engine's limits, redaction and guards. */
+/**
+ * The options `exec` and `mcp` share: the store and the engine's settings (see
+ * core/memory/storeSettings.ts; the extension passes the user's settings with storeSettingsArgs).
+ */
 export function parseStoreCommandArgs(argv: string[]) {
   const { values } = parseOptions(argv, {
     workspace: { type: 'string', short: 'w' },
     'max-file-bytes': { type: 'string' },
+    'quota-bytes': { type: 'string' },
+    'create-policy': { type: 'string' },
     'no-redact': { type: 'boolean' },
     'no-guards': { type: 'boolean' },
+    'no-history': { type: 'boolean' },
+    'history-max-versions': { type: 'string' },
+    'history-max-days': { type: 'string' },
+    'history-max-bytes': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   const engineOptions: NodeMemoryEngineOptions = { guards: values['no-guards'] !== true };
   if (values['max-file-bytes'] !== undefined) engineOptions.maxFileBytes = parsePositiveInteger('max-file-bytes', values['max-file-bytes']);
+  if (values['quota-bytes'] !== undefined) engineOptions.quotaBytes = parsePositiveInteger('quota-bytes', values['quota-bytes']);
+  const policy = values['create-policy'];
+  if (policy !== undefined) {
+    if (policy !== 'error' && policy !== 'overwrite') throw new UsageError(`--create-policy takes 'error' or 'overwrite', got '${policy}'`);
+    engineOptions.createPolicy = policy;
+  }
   if (values['no-redact']) engineOptions.redactSecrets = false;
+  const retentionFlags = ['history-max-versions', 'history-max-days', 'history-max-bytes'] as const;
+  if (values['no-history']) {
+    const given = retentionFlags.find((f) => values[f] !== undefined);
+    if (given !== undefined) throw new UsageError(`--no-history and --${given} cannot go together`);
+    engineOptions.history = false;
+  } else if (retentionFlags.some((f) => values[f] !== undefined)) {
+    const value = (flag: (typeof retentionFlags)[number], fallback: number) => (values[flag] === undefined ? fallback : parsePositiveInteger(flag, values[flag]));
+    engineOptions.history = {
+      maxVersionsPerFile: value('history-max-versions', DEFAULT_HISTORY_RETENTION.maxVersionsPerFile),
+      maxDays: value('history-max-days', DEFAULT_HISTORY_RETENTION.maxDays),
+      maxBytes: value('history-max-bytes', DEFAULT_HISTORY_RETENTION.maxBytes),
+    };
+  }
   return { help: values.help === true, workspace: values.workspace, engineOptions };
 }
 

@@ -5,9 +5,11 @@
  * desktop VS Code that binary is Electron, which ELECTRON_RUN_AS_NODE turns into plain Node).
  */
 import * as vscode from 'vscode';
+import { storeSettingsArgs } from '../core/memory/storeSettings';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 import { MCP_SERVER_PROVIDER } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
+import { storeSettingsOf } from '../platform/settings';
 
 /** contributes.mcpServerDefinitionProviders[].id */
 export const MCP_PROVIDER_ID = MCP_SERVER_PROVIDER;
@@ -43,9 +45,8 @@ export class WorkspaceMemoryMcpProvider implements vscode.McpServerDefinitionPro
     // elsewhere by claudeMemory.memoryFolder is not offered rather than served from the wrong place.
     if (settings.memoryFolder !== DEFAULT_STORE_FOLDER) return [];
     return stores.map((store) => {
-      const args = [this.cliPath, 'mcp', '--workspace', store.folder.uri.fsPath, '--max-file-bytes', String(settings.maxFileBytes)];
-      if (!settings.redactSecrets) args.push('--no-redact');
-      if (!settings.checklistGuard) args.push('--no-guards');
+      // The window's engine settings, all of them (history and its retention too): both write the same store.
+      const args = [this.cliPath, 'mcp', '--workspace', store.folder.uri.fsPath, ...storeSettingsArgs(storeSettingsOf(settings))];
       const definition = new vscode.McpStdioServerDefinition(mcpServerLabel(store.folder, stores.length), process.execPath, args, { ELECTRON_RUN_AS_NODE: '1' }, this.version);
       definition.cwd = store.folder.uri;
       return definition;

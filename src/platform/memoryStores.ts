@@ -6,7 +6,7 @@ import { parseMemoryPath } from '../core/memory/paths';
 import { createChecklistGuards } from '../core/session/guards';
 import { MEMORY_ROOT } from '../core/memory/types';
 import type { Logger } from './logger';
-import { historyRetentionOf, type SettingKey, type Settings, type SettingsSnapshot } from './settings';
+import { storeSettingsOf, type SettingKey, type Settings, type SettingsSnapshot } from './settings';
 import { storeLockFor } from './storeLockFor';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
@@ -145,14 +145,11 @@ export class MemoryStores implements vscode.Disposable {
   }
 }
 
-function engineOptions(s: SettingsSnapshot, log: Logger): Partial<MemoryEngineOptions> {
+function engineOptions(snapshot: SettingsSnapshot, log: Logger): Partial<MemoryEngineOptions> {
+  const { checklistGuard, ...s } = storeSettingsOf(snapshot);
   return {
-    maxFileBytes: s.maxFileBytes,
-    quotaBytes: s.quotaBytes,
-    redactSecrets: s.redactSecrets,
-    createPolicy: s.createPolicy,
-    writeGuards: s.checklistGuard ? createChecklistGuards() : [],
-    history: historyRetentionOf(s),
+    ...s,
+    writeGuards: checklistGuard ? createChecklistGuards() : [],
     onInternalError: (e) => log.error(`memory engine: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`),
   };
 }

@@ -7,6 +7,7 @@ import { COMPACTION_TRIGGER_TOKENS, DEFAULT_SAVE_THRESHOLD, MIN_COMPACTION_TRIGG
 import { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from '../core/memory/history/types';
 import { DEFAULT_EXPIRY_DAYS } from '../core/memory/history/expiry';
 import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
+import type { StoreSettings } from '../core/memory/storeSettings';
 import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
 import { DEFAULT_EDITOR_MAX_CHARACTERS } from '../core/workspace/editor';
@@ -329,6 +330,18 @@ export function parseSettings(
 }
 
 /** The engine's `history` option from the settings: false when off. */
+/** The engine settings of a snapshot (the window's engines and the MCP servers VS Code starts). */
+export function storeSettingsOf(s: SettingsSnapshot): StoreSettings {
+  return {
+    maxFileBytes: s.maxFileBytes,
+    quotaBytes: s.quotaBytes,
+    redactSecrets: s.redactSecrets,
+    checklistGuard: s.checklistGuard,
+    createPolicy: s.createPolicy,
+    history: historyRetentionOf(s),
+  };
+}
+
 export function historyRetentionOf(s: Pick<SettingsSnapshot, 'historyEnabled' | 'historyMaxVersionsPerFile' | 'historyMaxDays' | 'historyMaxMegabytes'>): HistoryRetention | false {
   if (!s.historyEnabled) return false;
   return { maxVersionsPerFile: s.historyMaxVersionsPerFile, maxDays: s.historyMaxDays, maxBytes: s.historyMaxMegabytes * 1024 * 1024 };

@@ -112,4 +112,22 @@ suite('Agent access: Language Model tool and MCP server definition', () => {
       await client.close();
     }
   });
+
+  test('the MCP server VS Code starts gets the window\'s engine settings: history off in user settings is off there too', async function () {
+    this.timeout(60_000);
+    const args = () => api.agentAccess.mcpServers.provideMcpServerDefinitions()[0]?.args ?? [];
+    const after = (flag: string) => args()[args().indexOf(flag) + 1];
+    assert.strictEqual(after('--quota-bytes'), String(50 * 1024 * 1024));
+    assert.strictEqual(after('--history-max-versions'), '50');
+    assert.ok(!args().includes('--no-history'));
+    const config = vscode.workspace.getConfiguration('claudeMemory');
+    try {
+      await config.update('history.enabled', false, vscode.ConfigurationTarget.Global);
+      await waitFor('the definition with --no-history', () => (args().includes('--no-history') ? true : undefined));
+      assert.ok(!args().includes('--history-max-versions'));
+    } finally {
+      await config.update('history.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await waitFor('history back on in the definition', () => (args().includes('--history-max-versions') ? true : undefined));
+  });
 });

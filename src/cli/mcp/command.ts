@@ -1,12 +1,12 @@
 /** `claude-memory mcp`: the workspace memory as an MCP server on stdin/stdout. */
 import { CLI_NAME, PACKAGE_NAME, readVersion, startCommand } from '../args';
-import { oneLine, parseStoreCommandArgs, type CliIo } from '../exec';
+import { oneLine, parseStoreCommandArgs, STORE_OPTIONS_HELP, type CliIo } from '../exec';
 import { LineTransport } from './lineTransport';
 import { createMemoryServer } from './memoryServer';
 import { openCliStore } from './openStore';
 import { watchStore } from './storeWatcher';
 
-export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [--max-file-bytes N] [--no-redact] [--no-guards]
+export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [options]
 
 Serves DIR/.claude-memories (created if missing) to any MCP client over stdio: one tool,
 workspace_memory (the memory tool's commands), and the memory files as resources
@@ -17,9 +17,7 @@ Add it to Claude Code with:
 
 Options:
   -w, --workspace DIR     Workspace folder (default: the current folder).
-      --max-file-bytes N  Largest file a write may produce (default: 1 MiB).
-      --no-redact         Keep secret-looking strings instead of replacing them with [REDACTED:...].
-      --no-guards         Let writes change features.json and progress.md freely.
+${STORE_OPTIONS_HELP}
   -h, --help              Show this help.
 `;
 

@@ -4,7 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Readable, Writable } from 'node:stream';
+import { parseStoreCommandArgs } from '../../../src/cli/exec';
 import { execJsonLines } from '../../../src/cli/jsonLines';
+import { DEFAULT_STORE_SETTINGS, storeSettingsArgs, type StoreSettings } from '../../../src/core/memory/storeSettings';
 import type { MemoryToolExecutor, MemoryToolResult } from '../../../src/core/memory/types';
 import { bundleCli, REPO } from './support';
 
@@ -186,6 +188,56 @@ describe('claude-memory exec (process)', function () {
       assert.equal(fs.readFileSync(path.join(tmp, '.claude-memories/.meta/.gitignore'), 'utf8'), '*\n');
       assert.deepEqual(fs.readdirSync(path.join(tmp, '.claude-memories/.meta')).sort(), ['.gitignore', 'history']);
     });
+  });
+
+  it('honours the window\'s engine settings given as flags: quota, create policy, history off or its retention', async () => {
+    const store = path.join(tmp, '.claude-memories');
+    const off = await runCli(
+      ['exec', ...storeSettingsArgs({ ...DEFAULT_STORE_SETTINGS, quotaBytes: 64, createPolicy: 'overwrite', history: false })],
+      jsonl(
+        { command: 'create', path: '/memories/a.md', file_text: 'one' },
+        { command: 'create', path: '/memories/a.md', file_text: 'two' },
+        { command: 'create', path: '/memories/big.md', file_text: 'x'.repeat(100) },
+      ),
+      tmp,
+    );
+    assert.equal(off.code, 0, off.stderr);
+    assert.deepEqual(off.lines.map((l) => l.is_error), [false, false, true], 'overwrite allowed, the quota refuses the big file');
+    assert.equal(fs.readFileSync(path.join(store, 'a.md'), 'utf8'), 'two');
+    assert.ok(!fs.existsSync(path.join(store, '.meta', 'history')), 'history off: nothing recorded');
+
+    const kept = await runCli(
+      ['exec', ...storeSettingsArgs({ ...DEFAULT_STORE_SETTINGS, history: { maxVersionsPerFile: 2, maxDays: 30, maxBytes: 1 << 20 } })],
+      jsonl(...[1, 2, 3, 4].map((n) => ({ command: 'str_replace', path: '/memories/a.md', old_str: n === 1 ? 'two' : `v${n - 1}`, new_str: `v${n}` }))),
+      tmp,
+    );
+    assert.equal(kept.code, 0, kept.stderr);
+    const history = await runCli(['history', '--json', 'a.md'], '', tmp);
+    assert.equal(JSON.parse(history.stdout).length, 2, 'two versions per file kept');
+  });
+
+  it('reads back exactly the settings storeSettingsArgs gives it', () => {
+    const cases: StoreSettings[] = [
+      DEFAULT_STORE_SETTINGS,
+      { maxFileBytes: 10, quotaBytes: 20, redactSecrets: false, checklistGuard: false, createPolicy: 'overwrite', history: false },
+      { ...DEFAULT_STORE_SETTINGS, history: { maxVersionsPerFile: 3, maxDays: 4, maxBytes: 5 } },
+    ];
+    for (const s of cases) {
+      const { engineOptions } = parseStoreCommandArgs(storeSettingsArgs(s));
+      assert.deepEqual(
+        {
+          maxFileBytes: engineOptions.maxFileBytes,
+          quotaBytes: engineOptions.quotaBytes,
+          redactSecrets: engineOptions.redactSecrets ?? true,
+          checklistGuard: engineOptions.guards,
+          createPolicy: engineOptions.createPolicy,
+          history: engineOptions.history ?? DEFAULT_STORE_SETTINGS.history,
+        },
+        s,
+      );
+    }
+    assert.throws(() => parseStoreCommandArgs(['--no-history', '--history-max-days', '3']), /cannot go together/);
+    assert.throws(() => parseStoreCommandArgs(['--create-policy', 'sometimes']), /'error' or 'overwrite'/);
   });
 
   describe('usage and failures: exit codes, one-line messages, no stack traces', () => {
