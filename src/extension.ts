@@ -8,6 +8,7 @@ import { registerExpiry, type ExpiryApi } from './commands/expiry/registerExpiry
 import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
 import { registerAgentAccess, type AgentAccess } from './lm/registerAgentAccess';
 import { createServices } from './platform/createServices';
+import { registerHandEdits } from './platform/handEdits';
 import type { ExtensionServices } from './platform/services';
 import { registerChangeFeed, type ChangeFeed } from './views/registerChangeFeed';
 import type { MemoryNode } from './views/memoryTreeNodes';
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const services = createServices(context);
   const prompts = new PromptsHolder();
   const tree = registerMemoryTree(context, services);
+  context.subscriptions.push(registerHandEdits(services));
   registerCommands(context, services, tree, prompts);
   const changeFeed = registerChangeFeed(context, services);
   registerChangeFeedCommands(context, changeFeed, prompts);

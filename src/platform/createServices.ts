@@ -3,6 +3,7 @@ import { MemoryEngine } from '../core/memory/engine';
 import { ApiKeyStore } from './apiKeyStore';
 import { componentLogger, createLogChannel } from './logger';
 import { MemoryActivity } from './memoryActivity';
+import { StoreChanges } from './storeChanges';
 import { MemoryStores } from './memoryStores';
 import type { ExtensionServices } from './services';
 import { Settings, SETTINGS_SECTION } from './settings';
@@ -18,7 +19,8 @@ export function createServices(context: vscode.ExtensionContext): ExtensionServi
   const apiKey = new ApiKeyStore(context.secrets);
   // Agent writes need a trusted workspace: enforced here, below the engine, whatever the caller.
   const stores = new MemoryStores(settings, (fs, options) => new MemoryEngine(fs, options), () => trust.isTrusted(), logger('stores'));
+  const storeChanges = new StoreChanges(stores);
   const memoryActivity = new MemoryActivity();
-  context.subscriptions.push(log, settings, apiKey, stores, memoryActivity);
-  return { log, logger, settings, apiKey, stores, memoryActivity, trust };
+  context.subscriptions.push(log, settings, apiKey, stores, storeChanges, memoryActivity);
+  return { log, logger, settings, apiKey, stores, storeChanges, memoryActivity, trust };
 }

@@ -2,6 +2,29 @@ import * as vscode from 'vscode';
 import { isMemoryError } from '../core/memory/errors';
 import type { Logger } from './logger';
 import { storeRelative, type MemoryStore } from './memoryStores';
+import type { ExtensionServices } from './services';
+
+/**
+ * History's part of the window: saves in the editor, git and other programs become the user's
+ * versions. Fed by the store watcher's events, and by editor saves directly: the watcher sometimes
+ * misses writes into folders made after start-up, and a notice read in the middle of a save would
+ * see a truncated file. The views learn of a recorded version through the store's change signal.
+ */
+export function registerHandEdits(services: ExtensionServices): vscode.Disposable {
+  const handEdits = new HandEditRecorder(() => services.trust.isTrusted(), services.logger('history'));
+  return vscode.Disposable.from(
+    handEdits,
+    services.storeChanges.onDidSeeFile(({ store, uri }) => handEdits.notice(store, uri)),
+    vscode.workspace.onWillSaveTextDocument(({ document }) => {
+      const store = services.stores.forUri(document.uri);
+      if (store) handEdits.saving(store, document.uri);
+    }),
+    vscode.workspace.onDidSaveTextDocument((document) => {
+      const store = services.stores.forUri(document.uri);
+      if (store) handEdits.saved(store, document.uri);
+    }),
+  );
+}
 
 /** Events for one path closer together than this are one change (a save writes, then touches). */
 const DEFAULT_DEBOUNCE_MS = 400;
@@ -26,8 +49,6 @@ export class HandEditRecorder implements vscode.Disposable {
   constructor(
     private readonly isTrusted: () => boolean,
     private readonly log: Logger,
-    /** After a version was recorded (views showing history refresh). */
-    private readonly onRecorded: () => void = () => undefined,
     private readonly debounceMs = DEFAULT_DEBOUNCE_MS,
   ) {}
 
@@ -90,7 +111,6 @@ export class HandEditRecorder implements vscode.Disposable {
       const version = await store.engine.noticeChange(rel);
       if (version === undefined) return;
       this.log.info(`recorded a change made outside the engine to /memories/${rel} in ${store.folder.name} (version ${version})`);
-      this.onRecorded();
     } catch (e) {
       const reason = isMemoryError(e) ? e.message : String(e);
       // A busy store (another writer holds its lock): try again a little later. A file deleted by

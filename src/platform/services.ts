@@ -3,6 +3,7 @@ import type { ApiKeyStore } from './apiKeyStore';
 import type { Logger } from './logger';
 import type { MemoryActivity } from './memoryActivity';
 import type { MemoryStores } from './memoryStores';
+import type { StoreChanges } from './storeChanges';
 import type { Settings } from './settings';
 import type { WorkspaceTrust } from './trust';
 
@@ -21,6 +22,11 @@ export interface ExtensionServices {
   readonly apiKey: ApiKeyStore;
   /** One memory store (engine + Uris) per workspace folder; look it up per request. */
   readonly stores: MemoryStores;
+  /**
+   * The one "a store changed" signal (this window's writes, other processes' through one file
+   * watcher per store, the stores rebuilt): every view of a store listens to it.
+   */
+  readonly storeChanges: StoreChanges;
   /** Fire after each agent memory tool call; the tree reveals and marks the file. */
   readonly memoryActivity: MemoryActivity;
   /** Untrusted workspace: no agent, no writes (the engine's file system refuses them too). */

@@ -7,12 +7,11 @@
 import * as vscode from 'vscode';
 import { userFacingReason } from '../core/memory/errors';
 import { withFeaturePasses } from '../core/session/features';
-import { memoryPathOf, SESSION_FILES } from '../core/session/memoryFiles';
+import { SESSION_FILES } from '../core/session/memoryFiles';
 import { VIEWS } from '../platform/ids';
 import type { MemoryStore } from '../platform/memoryStores';
 import type { ExtensionServices } from '../platform/services';
 import { FeaturesTreeProvider, passingLabel, type FeatureNode, type FolderChecklist } from './featuresTreeProvider';
-import { StoreWatcher } from './storeWatcher';
 
 export const FEATURES_VIEW_ID = VIEWS.features;
 
@@ -26,11 +25,6 @@ export interface FeaturesViewApi {
 export function registerFeaturesView(services: ExtensionServices): { disposable: vscode.Disposable; api: FeaturesViewApi } {
   const provider = new FeaturesTreeProvider(() => services.stores.all());
   const view = vscode.window.createTreeView(FEATURES_VIEW_ID, { treeDataProvider: provider, manageCheckboxStateManually: true, showCollapseAll: true });
-  // The store folder itself going away (or coming back) matters as much as features.json.
-  const watcher = new StoreWatcher(services.stores, () => void provider.refresh(), {
-    debounceMs: 50,
-    relevant: (store, uri) => [store.rootUri, store.fs.uriOf(SESSION_FILES.features)].some((u) => u.toString() === uri.toString()),
-  });
   const log = services.logger('features');
   const tick = (items: ReadonlyArray<[FeatureNode, vscode.TreeItemCheckboxState]>) => setPasses(services, provider, items);
 
@@ -39,12 +33,14 @@ export function registerFeaturesView(services: ExtensionServices): { disposable:
   const subscriptions: vscode.Disposable[] = [
     provider,
     view,
-    watcher,
     provider.onDidChangeTreeData(() => void updateProgress()),
     view.onDidChangeCheckboxState((e) => void tick(e.items).catch((err) => log.error(err))),
-    services.stores.onDidChange(() => void provider.refresh()),
-    services.memoryActivity.onDidTouch((touch) => {
-      if (touch.kind !== 'read' && [touch.path, touch.newPath].includes(memoryPathOf('features'))) void provider.refresh();
+    // This window's writes may have changed the checklist; of other writers', only features.json
+    // or the store folder itself going away (or coming back) matter.
+    services.storeChanges.onDidChange(({ store, uris, ownWrite }) => {
+      if (store === undefined || ownWrite || uris.some((u) => [store.rootUri, store.fs.uriOf(SESSION_FILES.features)].some((r) => r.toString() === u.toString()))) {
+        void provider.refresh();
+      }
     }),
   ];
   void updateProgress();

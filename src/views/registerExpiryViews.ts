@@ -4,7 +4,6 @@ import type { ExtensionServices } from '../platform/services';
 import { ExpiryDecorationProvider } from './expiryDecorations';
 import { ExpiryTreeMarks } from './expiryTreeMarks';
 import type { MemoryTree } from './registerMemoryTree';
-import { StoreWatcher } from './storeWatcher';
 
 /**
  * Files cross into "close to expiry" by the passage of time alone, with nothing written: the
@@ -31,8 +30,7 @@ export function registerExpiryViews(context: vscode.ExtensionContext, services: 
     expiry.onDidChange(() => decorations.update()),
     tree.provider.addAnnotator(new ExpiryTreeMarks(expiry)),
     // Pins, agent reads and history live in the store's private folder: any change there counts.
-    new StoreWatcher(services.stores, () => void expiry.refresh()),
-    services.stores.onDidWrite(() => void expiry.refresh()),
+    services.storeChanges.onDidChange(() => void expiry.refresh()),
     { dispose: () => clearInterval(timer) },
   );
   return { expiry, decorations, ready: expiry.refresh() };
