@@ -170,7 +170,8 @@ export class MemoryEngine implements MemoryToolExecutor {
     // memoryFolder setting) must not make an empty folder appear.
     return this.queue.run(async () => {
       if ((await this.store.inspect('')).kind !== 'directory') return undefined;
-      return this.locked(() => recorder.noticed(userEntryRel(rel)));
+      // Most notices are of this window's own writes, already recorded: no version, no change signal.
+      return this.locked(() => recorder.noticed(userEntryRel(rel)), (version) => version !== undefined);
     });
   }
 
@@ -306,8 +307,12 @@ export class MemoryEngine implements MemoryToolExecutor {
     }
   }
 
-  /** Runs `task` holding the store lock; a lock that cannot be had is a MemoryError sentence. */
-  private async locked<T>(task: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `task` holding the store lock (a lock that cannot be had is a MemoryError sentence);
+   * afterwards onDidWrite fires unless the task was refused or `changedBy` says it changed nothing
+   * (a notice that recorded no version).
+   */
+  private async locked<T>(task: () => Promise<T>, changedBy: (result: T) => boolean = (r) => !isRefusal(r)): Promise<T> {
     let held;
     try {
       held = await this.options.storeLock.acquire();
@@ -320,7 +325,7 @@ export class MemoryEngine implements MemoryToolExecutor {
     let changed = true;
     try {
       const result = await task();
-      changed = !isRefusal(result);
+      changed = changedBy(result);
       return result;
     } catch (e) {
       changed = !isMemoryError(e);

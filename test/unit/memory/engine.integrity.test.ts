@@ -224,6 +224,14 @@ describe('the engine says when it wrote (onDidWrite)', () => {
     // Refused before any write (a path outside /memories): nothing to tell.
     assert.equal((await engine.execute({ command: 'create', path: '/etc/x', file_text: 'x' })).is_error, true);
     assert.equal(seen.length, 5);
+    // A watcher's notice of a change history already has (this engine's own write): no version, nothing to tell.
+    ok(await engine.execute({ command: 'create', path: '/memories/c.md', file_text: 'c' }));
+    assert.equal(await engine.noticeChange('c.md'), undefined);
+    assert.equal(seen.length, 6);
+    // A hand edit it records is a change.
+    await fs.writeFile('c.md', new TextEncoder().encode('by hand'));
+    assert.notEqual(await engine.noticeChange('c.md'), undefined);
+    assert.equal(seen.length, 7);
   });
 
   it('a throwing listener is an internal error, never the write\'s failure', async () => {
