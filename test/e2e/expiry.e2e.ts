@@ -79,6 +79,7 @@ suite('e2e: memory expiry', function () {
 
   test('a file close to expiry has the ⚠ badge, and its date on hover', async function () {
     this.timeout(60_000);
+    pane = await again(() => focusView(wb.page, 'Memory', UI_TIMEOUT));
     const row = treeRow(pane, 'deploy-notes.md');
     await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     // VS Code draws decoration badges as CSS ::after content on the row's label.
@@ -109,6 +110,7 @@ suite('e2e: memory expiry', function () {
 
   test('Pin from the context menu marks the file with a pin; its menu then offers Unpin', async function () {
     this.timeout(60_000);
+    pane = await again(() => focusView(wb.page, 'Memory', UI_TIMEOUT));
     await wb.page.mouse.move(900, 600);
     await again(() => chooseContextMenuItem(wb.page, treeRow(pane, 'conventions.md'), 'Pin (Never Expires)'));
     const pinned = treeRow(pane, 'conventions.md');
