@@ -16,13 +16,14 @@ import { SerialQueue } from './mutex';
 import { resolveMemoryEngineOptions, type MemoryEngineOptions } from './options';
 import { QuotaTracker } from './quota';
 import { SafeStore } from './store';
-import { StoreLockBusyError } from './storeLock';
+import { NO_STORE_LOCK, StoreLockBusyError } from './storeLock';
 import { MEMORY_ROOT, type MemoryCommandInput, type MemoryCommandName, type MemoryToolExecutor, type MemoryToolResult } from './types';
 import { createFileNow, createFolderNow, deleteNow, renameNow, updateText, type TextUpdate } from './userWrites';
 import { FS_ERROR_REASONS, messages } from './messages';
 import { GuardChecker } from './writeGuards';
 import { parseMemoryPath } from './paths';
 import { redactSecrets } from './redaction';
+import { isRedactedOutput } from './writer';
 import { decodeText, encodeText } from './text';
 import { fileUses, type ExpiredFile, type FileUse } from './history/expiry';
 import { MemoryHistory, undoPlanOf, type UndoPlan } from './history/historyStore';
@@ -79,7 +80,9 @@ export class MemoryEngine implements MemoryToolExecutor {
     return this.queue.run(async () => {
       // Aborted while waiting for its turn: still nothing has run.
       if (signal?.aborted) return cancelled();
-      return this.run(input, author ?? this.options.author);
+      // One command at a time: what it looks up twice (the root, its path, the file it edits
+      // and records) is looked up once.
+      return this.store.scoped(() => this.run(input, author ?? this.options.author));
     });
   }
 
@@ -260,6 +263,7 @@ export class MemoryEngine implements MemoryToolExecutor {
           if (!(e instanceof ChangedMeanwhileError)) throw e;
           // Someone outside the lock wrote the file between our read and our write: start over once.
           this.quota.invalidate();
+          this.store.forget();
           return await attempt();
         }
       });
@@ -318,6 +322,9 @@ export class MemoryEngine implements MemoryToolExecutor {
     }
     // A refused command (a MemoryError or an is_error result) changed nothing; anything else may have.
     let changed = true;
+    // Behind a cross-process lock no one else appends to history meanwhile: it reads the journal once.
+    const history = this.options.storeLock !== NO_STORE_LOCK ? this.recorder?.history : undefined;
+    history?.holdLock(true);
     try {
       const result = await task();
       changed = !isRefusal(result);
@@ -326,6 +333,7 @@ export class MemoryEngine implements MemoryToolExecutor {
       changed = !isMemoryError(e);
       throw e;
     } finally {
+      history?.holdLock(false);
       await held.release();
       if (changed) this.didWrite();
     }
@@ -374,6 +382,8 @@ function changeTarget(input: MemoryCommandInput): ChangeTarget | undefined {
 
 /** History's copy of a text with secrets in it: redacted, like everything the agent writes. */
 function redactedCopy(content: Uint8Array): Uint8Array | undefined {
+  // What the engine's own text write path just wrote went through this very redaction.
+  if (isRedactedOutput(content)) return undefined;
   const decoded = decodeText(content);
   if (decoded === undefined) return undefined;
   const redaction = redactSecrets(decoded.text);
