@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
-import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand } from './args';
+import { CLI_NAME, oneLine, parseOptions, parsePositiveInteger, startCommand } from './args';
 import { execJsonLines } from './jsonLines';
 
 /** The store folder inside a workspace, as in the extension. */
@@ -91,8 +91,4 @@ function storeProblem(e: unknown): string {
   return oneLine(e);
 }
 
-/** An error as one line for the user's terminal: its message, never its stack. */
-export function oneLine(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
-  return text.split('\n')[0] ?? '';
-}
+export { oneLine };
