@@ -16,7 +16,7 @@ import { SerialQueue } from './mutex';
 import { resolveMemoryEngineOptions, type MemoryEngineOptions } from './options';
 import { QuotaTracker } from './quota';
 import { SafeStore } from './store';
-import { NO_STORE_LOCK, StoreLockBusyError } from './storeLock';
+import { NO_STORE_LOCK, StoreLockBusyError, type HeldStoreLock } from './storeLock';
 import { MEMORY_ROOT, type MemoryCommandInput, type MemoryCommandName, type MemoryToolExecutor, type MemoryToolResult } from './types';
 import { createFileNow, createFolderNow, deleteNow, renameNow, updateText, type TextUpdate } from './userWrites';
 import { FS_ERROR_REASONS, messages } from './messages';
@@ -33,6 +33,9 @@ import { HistoryRecorder, type Captured } from './history/recorder';
 import { AUTHORS, type Author, type HistoryEntry, type HistoryOp } from './history/types';
 import { userEntryRel } from './userWrites';
 
+/** How long the store lock is held on after a locked task, for a next one to use (see `locked`). */
+const LEASE_MS = 5;
+
 /** What a change command will touch, for history: captured before it runs, recorded after. */
 type ChangeTarget = { kind: 'write'; op: HistoryOp; rel: string } | { kind: 'delete'; rel: string } | { kind: 'rename'; rel: string; to: string };
 
@@ -45,6 +48,8 @@ export class MemoryEngine implements MemoryToolExecutor {
   private readonly marks: StoreMarks;
   /** Undefined when history is off (options.history === false). */
   private readonly recorder: HistoryRecorder | undefined;
+  /** The store lock held on after the last locked task (see `locked`). */
+  private lease: { held: HeldStoreLock; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(fs: MemoryFileSystem, options?: Partial<MemoryEngineOptions>) {
     this.options = resolveMemoryEngineOptions(options);
@@ -310,21 +315,16 @@ export class MemoryEngine implements MemoryToolExecutor {
     }
   }
 
-  /** Runs `task` holding the store lock; a lock that cannot be had is a MemoryError sentence. */
+  /**
+   * Runs `task` holding the store lock; a lock that cannot be had is a MemoryError sentence. A
+   * lock that can say whether it is still ours and uncontested (`keep`) is held on for LEASE_MS
+   * after the task: a burst of commands (an `exec` stream, an agent's tool calls in one turn)
+   * takes it once, not once per command, and lets go at once when another writer waits.
+   */
   private async locked<T>(task: () => Promise<T>): Promise<T> {
-    let held;
-    try {
-      held = await this.options.storeLock.acquire();
-    } catch (e) {
-      if (e instanceof StoreLockBusyError) throw new MemoryError(messages.storeBusy(Math.round(e.waitedMs / 1000)));
-      if (isFsError(e)) throw new MemoryError(messages.fsFailure(MEMORY_ROOT, FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
-      throw e;
-    }
+    const held = await this.holdStoreLock();
     // A refused command (a MemoryError or an is_error result) changed nothing; anything else may have.
     let changed = true;
-    // Behind a cross-process lock no one else appends to history meanwhile: it reads the journal once.
-    const history = this.options.storeLock !== NO_STORE_LOCK ? this.recorder?.history : undefined;
-    history?.holdLock(true);
     try {
       const result = await task();
       changed = !isRefusal(result);
@@ -333,10 +333,54 @@ export class MemoryEngine implements MemoryToolExecutor {
       changed = !isMemoryError(e);
       throw e;
     } finally {
-      history?.holdLock(false);
-      await held.release();
+      await this.leaseOut(held);
       if (changed) this.didWrite();
     }
+  }
+
+  /** The lease this engine still holds, or a newly acquired lock. */
+  private async holdStoreLock(): Promise<HeldStoreLock> {
+    const lease = this.lease;
+    this.lease = undefined;
+    if (lease !== undefined) {
+      clearTimeout(lease.timer);
+      if (lease.held.keep?.() === true) return lease.held;
+      await this.releaseStoreLock(lease.held);
+    }
+    let held: HeldStoreLock;
+    try {
+      held = await this.options.storeLock.acquire();
+    } catch (e) {
+      if (e instanceof StoreLockBusyError) throw new MemoryError(messages.storeBusy(Math.round(e.waitedMs / 1000)));
+      if (isFsError(e)) throw new MemoryError(messages.fsFailure(MEMORY_ROOT, FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
+      throw e;
+    }
+    // Behind a cross-process lock no one else appends to history meanwhile: it reads the journal once.
+    this.lockedHistory()?.holdLock(true);
+    return held;
+  }
+
+  private async leaseOut(held: HeldStoreLock): Promise<void> {
+    if (held.keep === undefined) return this.releaseStoreLock(held);
+    const timer = setTimeout(() => {
+      if (this.lease?.held !== held) return;
+      this.lease = undefined;
+      void this.releaseStoreLock(held);
+    }, LEASE_MS);
+    this.lease = { held, timer };
+  }
+
+  private async releaseStoreLock(held: HeldStoreLock): Promise<void> {
+    this.lockedHistory()?.holdLock(false);
+    try {
+      await held.release();
+    } catch (e) {
+      this.internalError(e);
+    }
+  }
+
+  private lockedHistory(): MemoryHistory | undefined {
+    return this.options.storeLock !== NO_STORE_LOCK ? this.recorder?.history : undefined;
   }
 
   private didWrite(): void {

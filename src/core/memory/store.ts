@@ -38,7 +38,7 @@ export const MEMORY_VOCABULARY: StoreVocabulary = { display: displayOf, symlink:
 
 export class SafeStore {
   /** What the running command looked up (see `scoped`); undefined outside one. */
-  private scope: { inspections: Map<string, Inspection>; contents: Map<string, Uint8Array> } | undefined;
+  private scope: { inspections: Map<string, Inspection>; contents: Map<string, Uint8Array>; written?: string } | undefined;
 
   constructor(
     readonly fs: MemoryFileSystem,
@@ -100,17 +100,26 @@ export class SafeStore {
     }
   }
 
+  /** The bytes the running command wrote to `rel` last, when nothing changed in the store since (see `scoped`). */
+  justWritten(rel: string): Uint8Array | undefined {
+    return this.scope?.written === rel ? this.scope.contents.get(rel) : undefined;
+  }
+
   /** Forgets what the current scope remembered (an edit starting over must read the disk again). */
   forget(): void {
-    this.scope?.inspections.clear();
-    this.scope?.contents.clear();
+    if (this.scope === undefined) return;
+    this.scope.inspections.clear();
+    this.scope.contents.clear();
+    this.scope.written = undefined;
   }
 
   /** After a change to the store: nothing remembered holds any more, except what was just written. */
   private changed(written?: { rel: string; content: Uint8Array }): void {
     if (this.scope === undefined) return;
     this.forget();
-    if (written !== undefined) this.scope.contents.set(written.rel, written.content);
+    if (written === undefined) return;
+    this.scope.contents.set(written.rel, written.content);
+    this.scope.written = written.rel;
   }
 
   async readFile(rel: string): Promise<Uint8Array> {

@@ -143,7 +143,18 @@ export class NodeStoreLock implements StoreLock {
     // directly): while our descriptor is open no other file can have its number.
     const own = fstatSync(fd);
     let released = false;
+    const ours = (): boolean => {
+      const now = lstatSync(this.lockPath, { throwIfNoEntry: false });
+      return now !== undefined && now.ino === own.ino && now.dev === own.dev;
+    };
     return {
+      keep: () => {
+        try {
+          return !released && ours() && !this.someoneWaiting();
+        } catch {
+          return false;
+        }
+      },
       release: async () => {
         if (released) return;
         released = true;
@@ -152,8 +163,7 @@ export class NodeStoreLock implements StoreLock {
         try {
           // Only our own lock: if it was broken (we stalled past staleMs), the file is someone
           // else's. Compared while our descriptor still pins the inode number.
-          const now = lstatSync(this.lockPath, { throwIfNoEntry: false });
-          if (now !== undefined && now.ino === own.ino && now.dev === own.dev) unlinkQuietly(this.lockPath);
+          if (ours()) unlinkQuietly(this.lockPath);
         } finally {
           closeSync(fd);
         }

@@ -597,8 +597,11 @@ export class MemoryHistory {
   }
 
   private async exists(rel: string): Promise<boolean> {
+    const fs = this.store.fs;
+    // Where the adapter can, without an error to build and throw for the usual answer (missing).
+    if (fs.lstatChain !== undefined) return (await fs.lstatChain(rel)).length === rel.split('/').length + 1;
     try {
-      await this.store.fs.stat(rel);
+      await fs.stat(rel);
       return true;
     } catch (e) {
       if (isFsError(e, 'FileNotFound') || isFsError(e, 'FileNotADirectory')) return false;

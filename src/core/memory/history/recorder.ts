@@ -46,9 +46,13 @@ export class HistoryRecorder {
   async written(op: HistoryOp, rel: string, before: readonly Captured[], author: Author, restoredFrom?: number): Promise<number | undefined> {
     return this.guard(async () => {
       for (const file of before) await this.baseline(file);
-      const inspection = await this.store.inspect(rel);
-      if (inspection.kind !== 'file') return undefined;
-      const content = await this.store.readFile(rel);
+      // What this command just wrote is known; anything else is looked at on disk.
+      let content = this.store.justWritten(rel);
+      if (content === undefined) {
+        const inspection = await this.store.inspect(rel);
+        if (inspection.kind !== 'file') return undefined;
+        content = await this.store.readFile(rel);
+      }
       const entry = await this.history.record({ op, path: rel, author, content, ...(restoredFrom !== undefined ? { restoredFrom } : {}) });
       return entry.version;
     });
