@@ -261,8 +261,7 @@ export class NodeStoreLock implements StoreLock {
 
   private lockExists(): boolean {
     try {
-      lstatSync(this.lockPath);
-      return true;
+      return lstatSync(this.lockPath, { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false;
     }
@@ -270,7 +269,9 @@ export class NodeStoreLock implements StoreLock {
 
   private someoneWaiting(): boolean {
     try {
-      return Date.now() - lstatSync(this.waitPath).mtimeMs < TURN_MS * 2;
+      // Usually missing (nobody ever waited): answered without an error to build and throw.
+      const mark = lstatSync(this.waitPath, { throwIfNoEntry: false });
+      return mark !== undefined && Date.now() - mark.mtimeMs < TURN_MS * 2;
     } catch {
       return false;
     }

@@ -407,7 +407,13 @@ export class MemoryHistory {
   /** The stored copy of a version in the current segment (dropped ones too, until compaction). */
   private storedOf(version: number): Uint8Array | undefined {
     const cached = this.decoded.get(version);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      // Used again: the newest in the cache's order (the latest version of a file edited over
+      // and over stays, as the base of its next delta).
+      this.decoded.delete(version);
+      this.decoded.set(version, cached);
+      return cached;
+    }
     const record = this.records.get(version);
     if (record === undefined) return undefined;
     let bytes: Uint8Array | undefined;
@@ -422,7 +428,10 @@ export class MemoryHistory {
   }
 
   private remember(version: number, bytes: Uint8Array): void {
-    if (this.decoded.size >= this.cacheLimit) this.decoded.clear();
+    // Least recently used out (a Map iterates in insertion order): clearing it all at once made
+    // every file's next delta rebuild its base from the last full copy, up to FULL_EVERY patches.
+    this.decoded.delete(version);
+    if (this.decoded.size >= this.cacheLimit) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(version, bytes);
   }
 
