@@ -322,6 +322,10 @@ export class MemoryEngine implements MemoryToolExecutor {
    * takes it once, not once per command, and lets go at once when another writer waits.
    */
   private async locked<T>(task: () => Promise<T>): Promise<T> {
+    // One turn of the event loop first: with synchronous file system calls a command may never
+    // wait on anything, and back-to-back commands would starve the timers (a waiting engine's
+    // next try, the lock's heartbeat, the lease's end) of this very process.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const held = await this.holdStoreLock();
     // A refused command (a MemoryError or an is_error result) changed nothing; anything else may have.
     let changed = true;
