@@ -1,9 +1,15 @@
-import { chmodSync, closeSync, constants as FS, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
-import * as fsp from 'node:fs/promises';
+import { chmodSync, closeSync, promises as fsPromises, constants as FS, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { FileType, invalidStorePathReason, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
 import { refused, toFsError } from './fsErrors';
 import { isWithin } from './storePaths';
+
+/**
+ * node:fs/promises, looked up on first use: loading it costs milliseconds at start, and small
+ * files, metadata and single-entry changes never need it.
+ */
+const fsp = (): typeof fsPromises => fsPromises;
 
 /** Owner-only, whatever the umask: memory files hold the user's notes and the model's. */
 const FILE_MODE = 0o600;
@@ -165,7 +171,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     const host = this.hostPath('readDirectory', rel);
     try {
       const real = this.confined('readDirectory', rel, host);
-      const entries = await fsp.readdir(real, { withFileTypes: true });
+      const entries = await fsp().readdir(real, { withFileTypes: true });
       const result: [string, FileType][] = [];
       for (const entry of entries) {
         const type = entry.isSymbolicLink() ? (this.linkStat(path.join(real, entry.name))).type : kindOf(entry);
@@ -190,7 +196,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       } finally {
         closeSync(fd);
       }
-      return await fsp.readFile(real, { flag: READ_FLAGS });
+      return await fsp().readFile(real, { flag: READ_FLAGS });
     } catch (e) {
       throw toFsError(e, 'readFile', rel);
     }
@@ -220,9 +226,9 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
         }
         return;
       }
-      let handle: fsp.FileHandle;
+      let handle: FileHandle;
       try {
-        handle = await fsp.open(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
+        handle = await fsp().open(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         await this.overwrite(rel, host, content);
@@ -289,7 +295,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw refused('writeFile', rel, 'dangling symbolic link');
       throw e;
     }
-    await fsp.writeFile(target, content, { flag: OVERWRITE_FLAGS });
+    await fsp().writeFile(target, content, { flag: OVERWRITE_FLAGS });
   }
 
   async delete(rel: string, options: { recursive: boolean }): Promise<void> {
@@ -300,7 +306,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       // Neither rm nor unlink follows a final link: deleting a link removes the link only.
       // A file (or link) goes with one unlink; only a folder's tree is removed asynchronously.
       if (options.recursive && meta.lstat(host).isDirectory()) {
-        await fsp.rm(host, { recursive: true });
+        await fsp().rm(host, { recursive: true });
         return;
       }
       try {
@@ -308,7 +314,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'EISDIR' && code !== 'EPERM') throw e;
-        if (options.recursive) await fsp.rm(host, { recursive: true });
+        if (options.recursive) await fsp().rm(host, { recursive: true });
         else rmdirSync(host);
       }
     } catch (e) {
@@ -328,7 +334,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       if (existing && !options.overwrite) throw toFsError({ code: 'EEXIST' }, 'rename', target);
       if (existing && (existing.isDirectory() || meta.lstat(from).isDirectory())) {
         // POSIX rename cannot replace a non-empty folder or swap kinds; vscode deletes first too.
-        await fsp.rm(to, { recursive: true });
+        await fsp().rm(to, { recursive: true });
       }
       renameSync(from, to);
     } catch (e) {
