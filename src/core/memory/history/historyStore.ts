@@ -118,7 +118,11 @@ export class MemoryHistory {
   /** The newest version recorded for `rel` (by path, renames not followed). */
   async latest(rel: string): Promise<HistoryEntry | undefined> {
     await this.sync();
-    return latestOf(this.sorted, rel);
+    // The newest record of the path, when it is listed (not dropped); a path with no record has
+    // no version (a new file: no pass over every version).
+    const newest = this.latestByPath.get(rel);
+    if (newest === undefined) return undefined;
+    return this.byVersion.get(newest) ?? latestOf(this.sorted, rel);
   }
 
   /**
@@ -353,7 +357,7 @@ export class MemoryHistory {
       this.sorted.sort((a, b) => a.version - b.version);
     }
     this.lastVersion = Math.max(this.lastVersion, e.version);
-    this.latestByPath.set(e.path, e.version);
+    if ((this.latestByPath.get(e.path) ?? 0) < e.version) this.latestByPath.set(e.path, e.version);
     this.byBlob.set(e.blob, e.version);
     this.perPath.set(e.path, (this.perPath.get(e.path) ?? 0) + 1);
     const refs = this.blobRefs.get(e.blob) ?? 0;
