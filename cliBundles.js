@@ -18,6 +18,26 @@ const lazyCommands = {
   },
 };
 
+/**
+ * The MCP SDK's server imports its AJV validator (and so AJV and its formats) at load, to check
+ * elicitation answers only: in the `mcp` bundle that import gets src/cli/mcp/lazyAjv.ts, the same
+ * class loaded on first use.
+ * @param {string} root
+ * @returns {import('esbuild').Plugin}
+ */
+function lazyAjv(root) {
+  return {
+    name: 'lazy-ajv-validator',
+    setup(build) {
+      build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) => {
+        const sdkServer = path.join('@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', 'index.js');
+        if (!args.importer.endsWith(sdkServer)) return undefined;
+        return { path: path.join(root, 'src/cli/mcp/lazyAjv.ts') };
+      });
+    },
+  };
+}
+
 /** esbuild options for the three CLI bundles written to `outdir` (`cli.js` is the entry). */
 function cliBuilds(root, outdir) {
   // The sandbox runtime (ESM, bundled as CommonJS) finds its vendored helpers next to its own file.
@@ -26,7 +46,7 @@ function cliBuilds(root, outdir) {
   return [
     { ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(outdir, 'cli.js'), banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: [lazyCommands] },
     { ...common, entryPoints: [path.join(root, 'src/cli/run.ts')], outfile: path.join(outdir, 'cli-run.js') },
-    { ...common, entryPoints: [path.join(root, 'src/cli/mcp/command.ts')], outfile: path.join(outdir, 'cli-mcp.js') },
+    { ...common, entryPoints: [path.join(root, 'src/cli/mcp/command.ts')], outfile: path.join(outdir, 'cli-mcp.js'), plugins: [lazyAjv(root)] },
   ];
 }
 

@@ -9,6 +9,7 @@ import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/no
 import { MemoryEngine, type MemoryEngineOptions } from '../../src/core/memory';
 import type { MemoryCommandInput, MemoryToolExecutor, MemoryToolResult } from '../../src/core/memory/types';
 import { NodeMemoryFileSystem } from '../../src/platform/node/nodeFileSystem';
+import { createNodeMemoryEngine } from '../../src/platform/node/nodeMemoryEngine';
 
 export interface Target {
   label: string;
@@ -23,6 +24,18 @@ export function oursTarget(label: string, options: Partial<MemoryEngineOptions> 
       const store = new NodeMemoryFileSystem(path.join(dir, '.claude-memories'));
       await store.createDirectory('');
       return new MemoryEngine(store, options);
+    },
+  };
+}
+
+/** The engine as `claude-memory exec` builds it (createNodeMemoryEngine: store lock, history on), guards off like the others. */
+export function nodeEngineTarget(label: string): Target {
+  return {
+    label,
+    async open(dir) {
+      const { fs: store, engine } = createNodeMemoryEngine(path.join(dir, '.claude-memories'), { guards: false });
+      await store.createDirectory('');
+      return engine;
     },
   };
 }

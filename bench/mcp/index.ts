@@ -3,11 +3,15 @@
  * calls to one `claude-memory mcp` process (the SDK's Client over stdio), against the baseline of
  * the same calls as JSON Lines through one `claude-memory exec` process, interleaved in the same
  * run (median of BENCH_REPS passes, fresh store each); then cold start: spawn to the first
- * answered request, for `mcp` (initialize), `exec` (one view) and bare `node -e ''`.
+ * answered request, for `mcp` (initialize; dist's development bundles and the minified ones the
+ * package ships, built here with cliBundles.js), `exec` (one view) and bare `node -e ''`.
  * Env: BENCH_MCP_OPS (default 2000), BENCH_REPS (3), BENCH_COLD_REPS (10). Needs dist/cli.js.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -108,22 +112,57 @@ export async function run(): Promise<void> {
     ),
   );
   console.log('  (the same workload, so is_error counts must agree: the expected refusals of the mix)');
+  const sequentialPerSecond = (opCount / median(times.sequential)) * 1000;
+  console.log(`  mcp sequential = ${Math.round(sequentialPerSecond).toLocaleString('en-US')} calls/s  (goal >= ${GOAL_SEQUENTIAL_PER_SECOND.toLocaleString('en-US')}: ${sequentialPerSecond >= GOAL_SEQUENTIAL_PER_SECOND ? 'met' : 'MISSED'})`);
 
-  const cold = { mcp: [] as number[], exec: [] as number[], node: [] as number[] };
-  for (let i = 0; i < coldReps; i++) {
-    cold.mcp.push(await coldStart([CLI_PATH, 'mcp', '--workspace', '$DIR'], INITIALIZE));
-    cold.exec.push(await coldStart([CLI_PATH, 'exec', '--workspace', '$DIR'], '{"command":"view","path":"/memories"}\n'));
-    cold.node.push(await coldStart(['-e', "process.stdout.write('x')"], ''));
+  // The production bundles (minified, as `npm run package` builds them), next to dist's development ones.
+  const minified = await buildMinifiedCli();
+  try {
+    const cold = { mcp: [] as number[], mcpMin: [] as number[], exec: [] as number[], node: [] as number[] };
+    for (let i = 0; i < coldReps; i++) {
+      cold.mcp.push(await coldStart([CLI_PATH, 'mcp', '--workspace', '$DIR'], INITIALIZE));
+      cold.mcpMin.push(await coldStart([minified.cli, 'mcp', '--workspace', '$DIR'], INITIALIZE));
+      cold.exec.push(await coldStart([CLI_PATH, 'exec', '--workspace', '$DIR'], '{"command":"view","path":"/memories"}\n'));
+      cold.node.push(await coldStart(['-e', "process.stdout.write('x')"], ''));
+    }
+    const vsNode = (xs: number[]) => (median(xs) / median(cold.node)).toFixed(2);
+    console.log(`\ncold start: spawn to the first answered request, median of ${coldReps}, interleaved`);
+    console.log(
+      table(
+        ['process', 'median ms', 'vs bare node'],
+        [
+          ['node -e (baseline: Node startup alone)', median(cold.node).toFixed(0), '1.00'],
+          ['claude-memory exec, first view answered', median(cold.exec).toFixed(0), vsNode(cold.exec)],
+          ['claude-memory mcp, initialize answered (dist, development build)', median(cold.mcp).toFixed(0), vsNode(cold.mcp)],
+          ['claude-memory mcp, initialize answered (minified, as packaged)', median(cold.mcpMin).toFixed(0), vsNode(cold.mcpMin)],
+        ],
+      ),
+    );
+    const goal = Number(vsNode(cold.mcpMin)) <= GOAL_COLD_VS_NODE;
+    console.log(`  mcp (packaged) / bare node = ${vsNode(cold.mcpMin)}x  (goal <= ${GOAL_COLD_VS_NODE}x: ${goal ? 'met' : 'MISSED'})`);
+    console.log(`  bundle sizes (minified): ${minified.sizes}`);
+  } finally {
+    fs.rmSync(minified.dir, { recursive: true, force: true });
   }
-  console.log(`\ncold start: spawn to the first answered request, median of ${coldReps}`);
-  console.log(
-    table(
-      ['process', 'median ms', 'vs bare node'],
-      [
-        ['node -e (baseline: Node startup alone)', median(cold.node).toFixed(0), '1.00'],
-        ['claude-memory exec, first view answered', median(cold.exec).toFixed(0), (median(cold.exec) / median(cold.node)).toFixed(2)],
-        ['claude-memory mcp, initialize answered', median(cold.mcp).toFixed(0), (median(cold.mcp) / median(cold.node)).toFixed(2)],
-      ],
-    ),
-  );
+}
+
+/** Issue 20: sequential tools/call round trips per second on the mixed workload. */
+const GOAL_SEQUENTIAL_PER_SECOND = 1500;
+/** Issue 20: `mcp` answers its first request within 1.5x the time bare Node takes to start. */
+const GOAL_COLD_VS_NODE = 1.5;
+
+/** The CLI bundles built minified into a temporary folder (cliBundles.js, as the package build does). */
+async function buildMinifiedCli(): Promise<{ dir: string; cli: string; sizes: string }> {
+  const root = path.resolve(__dirname, '../../..');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { cliBuilds } = require(path.join(root, 'cliBundles.js')) as { cliBuilds: (root: string, outdir: string) => esbuild.BuildOptions[] };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-bench-minified-'));
+  for (const options of cliBuilds(root, dir)) await esbuild.build({ ...options, minify: true, logLevel: 'error' });
+  const sizes = fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.js'))
+    .sort()
+    .map((n) => `${n} ${Math.round(fs.statSync(path.join(dir, n)).size / 1024)} KiB`)
+    .join(', ');
+  return { dir, cli: path.join(dir, 'cli.js'), sizes };
 }

@@ -26,6 +26,12 @@ Options:
 `;
 
 /** A command-line mistake: reported as one sentence plus usage, exit code 2. */
+/** An error as one line for the user's terminal: its message, never its stack. */
+export function oneLine(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.split('\n')[0] ?? '';
+}
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

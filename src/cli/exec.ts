@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
 import { DEFAULT_HISTORY_RETENTION } from '../core/memory/history/types';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
-import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
+import { CLI_NAME, oneLine, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { execJsonLines } from './jsonLines';
 
 /** The store folder inside a workspace, as in the extension. */
@@ -128,8 +128,4 @@ function storeProblem(e: unknown): string {
   return oneLine(e);
 }
 
-/** An error as one line for the user's terminal: its message, never its stack. */
-export function oneLine(e: unknown): string {
-  const text = e instanceof Error ? e.message : String(e);
-  return text.split('\n')[0] ?? '';
-}
+export { oneLine };

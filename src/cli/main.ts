@@ -1,16 +1,23 @@
 // `claude-memory`: the headless CLI over the same core as the extension (bundled to dist/cli.js).
-import { CLI_NAME, MAIN_USAGE, readVersion } from './args';
-import { execCommand, oneLine } from './exec';
-import { expireCommand } from './expire';
-import { historyCommand } from './history';
-import { restoreCommand } from './restore';
+import { CLI_NAME, MAIN_USAGE, oneLine, readVersion } from './args';
 
 type Command = (argv: string[]) => Promise<number>;
 
 // Each command loads what it needs when it runs: `mcp` the MCP SDK, `run` the Anthropic SDK and
-// the shell parser (through the agent and the bash tool); `exec` neither, so it starts fast.
-const mcpCommand: Command = async (argv) => (await import('./mcp/command')).mcpCommand(argv);
-const runCommand: Command = async (argv) => (await import('./run')).runCommand(argv);
+// the shell parser (through the agent and the bash tool), both from their own bundles; `exec`
+// neither, so it starts fast; and the store commands run their modules' code (the engine, the
+// secret rules) only when one of them is the command.
+// `require`, not `import()`: the bundles are CommonJS, and a dynamic import goes through Node's
+// ESM loader, which first scans the whole megabyte of a CommonJS file for its export names
+// (cjs-module-lexer) before running it: about a third of `mcp`'s start.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const mcpCommand: Command = async (argv) => (require('./mcp/command') as typeof import('./mcp/command')).mcpCommand(argv);
+const runCommand: Command = async (argv) => (require('./run') as typeof import('./run')).runCommand(argv);
+const execCommand: Command = (argv) => (require('./exec') as typeof import('./exec')).execCommand(argv);
+const historyCommand: Command = (argv) => (require('./history') as typeof import('./history')).historyCommand(argv);
+const restoreCommand: Command = (argv) => (require('./restore') as typeof import('./restore')).restoreCommand(argv);
+const expireCommand: Command = (argv) => (require('./expire') as typeof import('./expire')).expireCommand(argv);
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   exec: execCommand,

@@ -28,12 +28,10 @@ suite('integrity: Features ticks racing agent edits', () => {
 
   test('a storm of checkbox ticks against str_replace edits from two engines loses nothing', async function () {
     // 72 locked writes from two engines, each recorded in history, plus the hand-edit notices the
-    // watcher raises for the second engine's writes. With history as a journal: 5.5–9.1 s a round,
-    // 20.8 s for the three at a load average of ~7 on the shared 2-core machine (file-per-version
-    // history took 17–20 s a round); at a higher load the three rounds passed 30 s. What is left
-    // is the engine's per-component stats through workspace.fs, not history. The budget is named,
-    // not retried.
-    this.timeout(60_000);
+    // watcher raises for the second engine's writes. No time budget here: how long this takes is
+    // what bench/engine and bench/history measure (with their baselines); a hang is caught by the
+    // runner's watchdog for the whole pass. The suite's 30 s default does not apply to this test.
+    this.timeout(0);
     const store = primaryStore(api);
     assert.strictEqual(store.rootUri.scheme, 'file', 'this test needs a local store (the cross-process lock)');
     const uri = vscode.Uri.joinPath(store.rootUri, 'features.json');

@@ -44,14 +44,20 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
   memory.server.onerror = (e) => log(oneLine(e));
   const transport = new LineTransport(io.stdin, io.stdout, { onBadLine: (why) => log(`answered a bad message: ${why}`) });
   const closed = new Promise<void>((resolve) => (memory.server.onclose = resolve));
+  // The store is watched once the client says it is initialized (notifications are for a session
+  // that is set up): setting up a recursive watch walks the store, which the answer to
+  // `initialize` need not wait for.
+  let watcher: { close(): void } | undefined;
+  memory.server.oninitialized = () => {
+    watcher ??= watchStore(
+      store.root,
+      () => void memory.storeChanged().catch((e: unknown) => log(`change notification failed: ${oneLine(e)}`)),
+      (e) => log(`not watching the store for changes: ${oneLine(e)}`),
+    );
+  };
   await memory.server.connect(transport);
-  const watcher = watchStore(
-    store.root,
-    () => void memory.storeChanged().catch((e: unknown) => log(`change notification failed: ${oneLine(e)}`)),
-    (e) => log(`not watching the store for changes: ${oneLine(e)}`),
-  );
   await closed;
-  watcher.close();
+  watcher?.close();
   return 0;
 }
 

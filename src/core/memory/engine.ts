@@ -16,13 +16,14 @@ import { SerialQueue } from './mutex';
 import { resolveMemoryEngineOptions, type MemoryEngineOptions } from './options';
 import { QuotaTracker } from './quota';
 import { SafeStore } from './store';
-import { StoreLockBusyError } from './storeLock';
+import { NO_STORE_LOCK, StoreLockBusyError, type HeldStoreLock } from './storeLock';
 import { MEMORY_ROOT, type MemoryCommandInput, type MemoryCommandName, type MemoryToolExecutor, type MemoryToolResult } from './types';
 import { createFileNow, createFolderNow, deleteNow, renameNow, updateText, type TextUpdate } from './userWrites';
 import { FS_ERROR_REASONS, messages } from './messages';
 import { GuardChecker } from './writeGuards';
 import { parseMemoryPath } from './paths';
 import { redactSecrets } from './redaction';
+import { isRedactedOutput } from './writer';
 import { decodeText, encodeText } from './text';
 import { fileUses, type ExpiredFile, type FileUse } from './history/expiry';
 import { MemoryHistory, undoPlanOf, type UndoPlan } from './history/historyStore';
@@ -31,6 +32,9 @@ import { StoreMarks } from './history/marks';
 import { HistoryRecorder, type Captured } from './history/recorder';
 import { AUTHORS, type Author, type HistoryEntry, type HistoryOp } from './history/types';
 import { userEntryRel } from './userWrites';
+
+/** How long the store lock is held on after a locked task, for a next one to use (see `locked`). */
+const LEASE_MS = 5;
 
 /** What a change command will touch, for history: captured before it runs, recorded after. */
 type ChangeTarget = { kind: 'write'; op: HistoryOp; rel: string } | { kind: 'delete'; rel: string } | { kind: 'rename'; rel: string; to: string };
@@ -44,6 +48,8 @@ export class MemoryEngine implements MemoryToolExecutor {
   private readonly marks: StoreMarks;
   /** Undefined when history is off (options.history === false). */
   private readonly recorder: HistoryRecorder | undefined;
+  /** The store lock held on after the last locked task (see `locked`). */
+  private lease: { held: HeldStoreLock; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(fs: MemoryFileSystem, options?: Partial<MemoryEngineOptions>) {
     this.options = resolveMemoryEngineOptions(options);
@@ -79,7 +85,9 @@ export class MemoryEngine implements MemoryToolExecutor {
     return this.queue.run(async () => {
       // Aborted while waiting for its turn: still nothing has run.
       if (signal?.aborted) return cancelled();
-      return this.run(input, author ?? this.options.author);
+      // One command at a time: what it looks up twice (the root, its path, the file it edits
+      // and records) is looked up once.
+      return this.store.scoped(() => this.run(input, author ?? this.options.author));
     });
   }
 
@@ -261,6 +269,7 @@ export class MemoryEngine implements MemoryToolExecutor {
           if (!(e instanceof ChangedMeanwhileError)) throw e;
           // Someone outside the lock wrote the file between our read and our write: start over once.
           this.quota.invalidate();
+          this.store.forget();
           return await attempt();
         }
       });
@@ -308,19 +317,19 @@ export class MemoryEngine implements MemoryToolExecutor {
   }
 
   /**
-   * Runs `task` holding the store lock (a lock that cannot be had is a MemoryError sentence);
-   * afterwards onDidWrite fires unless the task was refused or `changedBy` says it changed nothing
-   * (a notice that recorded no version).
+   * Runs `task` holding the store lock; a lock that cannot be had is a MemoryError sentence. A
+   * lock that can say whether it is still ours and uncontested (`keep`) is held on for LEASE_MS
+   * after the task: a burst of commands (an `exec` stream, an agent's tool calls in one turn)
+   * takes it once, not once per command, and lets go at once when another writer waits.
+   * Afterwards onDidWrite fires unless the task was refused or `changedBy` says it changed
+   * nothing (a notice that recorded no version).
    */
   private async locked<T>(task: () => Promise<T>, changedBy: (result: T) => boolean = (r) => !isRefusal(r)): Promise<T> {
-    let held;
-    try {
-      held = await this.options.storeLock.acquire();
-    } catch (e) {
-      if (e instanceof StoreLockBusyError) throw new MemoryError(messages.storeBusy(Math.round(e.waitedMs / 1000)));
-      if (isFsError(e)) throw new MemoryError(messages.fsFailure(MEMORY_ROOT, FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
-      throw e;
-    }
+    // One turn of the event loop first: with synchronous file system calls a command may never
+    // wait on anything, and back-to-back commands would starve the timers (a waiting engine's
+    // next try, the lock's heartbeat, the lease's end) of this very process.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const held = await this.holdStoreLock();
     // A refused command (a MemoryError or an is_error result) changed nothing; anything else may have.
     let changed = true;
     try {
@@ -331,9 +340,54 @@ export class MemoryEngine implements MemoryToolExecutor {
       changed = !isMemoryError(e);
       throw e;
     } finally {
-      await held.release();
+      await this.leaseOut(held);
       if (changed) this.didWrite();
     }
+  }
+
+  /** The lease this engine still holds, or a newly acquired lock. */
+  private async holdStoreLock(): Promise<HeldStoreLock> {
+    const lease = this.lease;
+    this.lease = undefined;
+    if (lease !== undefined) {
+      clearTimeout(lease.timer);
+      if (lease.held.keep?.() === true) return lease.held;
+      await this.releaseStoreLock(lease.held);
+    }
+    let held: HeldStoreLock;
+    try {
+      held = await this.options.storeLock.acquire();
+    } catch (e) {
+      if (e instanceof StoreLockBusyError) throw new MemoryError(messages.storeBusy(Math.round(e.waitedMs / 1000)));
+      if (isFsError(e)) throw new MemoryError(messages.fsFailure(MEMORY_ROOT, FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
+      throw e;
+    }
+    // Behind a cross-process lock no one else appends to history meanwhile: it reads the journal once.
+    this.lockedHistory()?.holdLock(true);
+    return held;
+  }
+
+  private async leaseOut(held: HeldStoreLock): Promise<void> {
+    if (held.keep === undefined) return this.releaseStoreLock(held);
+    const timer = setTimeout(() => {
+      if (this.lease?.held !== held) return;
+      this.lease = undefined;
+      void this.releaseStoreLock(held);
+    }, LEASE_MS);
+    this.lease = { held, timer };
+  }
+
+  private async releaseStoreLock(held: HeldStoreLock): Promise<void> {
+    this.lockedHistory()?.holdLock(false);
+    try {
+      await held.release();
+    } catch (e) {
+      this.internalError(e);
+    }
+  }
+
+  private lockedHistory(): MemoryHistory | undefined {
+    return this.options.storeLock !== NO_STORE_LOCK ? this.recorder?.history : undefined;
   }
 
   private didWrite(): void {
@@ -379,6 +433,8 @@ function changeTarget(input: MemoryCommandInput): ChangeTarget | undefined {
 
 /** History's copy of a text with secrets in it: redacted, like everything the agent writes. */
 function redactedCopy(content: Uint8Array): Uint8Array | undefined {
+  // What the engine's own text write path just wrote went through this very redaction.
+  if (isRedactedOutput(content)) return undefined;
   const decoded = decodeText(content);
   if (decoded === undefined) return undefined;
   const redaction = redactSecrets(decoded.text);

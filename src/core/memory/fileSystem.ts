@@ -71,6 +71,19 @@ export interface MemoryFileSystem {
   append?(path: string, data: Uint8Array): Promise<void>;
   /** Optional: the file's bytes from `offset` to its end (without it, the whole file is read). */
   readFrom?(path: string, offset: number): Promise<Uint8Array>;
+  /**
+   * Optional: what each component of `path` is, from the store root down, following no link:
+   * the stats of `''`, then of every prefix of `path` in order, ending early after the first one
+   * that is a symbolic link (SymbolicLink bit set) or no folder, or before the first that is
+   * missing. The same answers as `stat` of each prefix in turn, in one system call per component
+   * (without it, SafeStore.inspect calls `stat` for every prefix).
+   */
+  lstatChain?(path: string): Promise<FileStat[]>;
+  /**
+   * Optional: the entries of the folder `path` with their stats, as readDirectory and then `stat`
+   * of each entry would give them (a link's stat follows it, with the SymbolicLink bit set).
+   */
+  readDirectoryStats?(path: string): Promise<[name: string, stat: FileStat][]>;
 }
 
 /**

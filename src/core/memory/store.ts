@@ -37,6 +37,9 @@ export interface StoreVocabulary {
 export const MEMORY_VOCABULARY: StoreVocabulary = { display: displayOf, symlink: messages.symlink, fsFailure: messages.fsFailure };
 
 export class SafeStore {
+  /** What the running command looked up (see `scoped`); undefined outside one. */
+  private scope: { inspections: Map<string, Inspection>; contents: Map<string, Uint8Array>; written?: string } | undefined;
+
   constructor(
     readonly fs: MemoryFileSystem,
     private readonly vocabulary: StoreVocabulary = MEMORY_VOCABULARY,
@@ -47,11 +50,22 @@ export class SafeStore {
    * A link anywhere throws a MemoryError naming the requested path.
    */
   async inspect(rel: string): Promise<Inspection> {
+    const cached = this.scope?.inspections.get(rel);
+    if (cached !== undefined) return cached;
+    const inspection = await this.inspectNow(rel);
+    this.scope?.inspections.set(rel, inspection);
+    return inspection;
+  }
+
+  private async inspectNow(rel: string): Promise<Inspection> {
     const parts = rel === '' ? [] : rel.split('/');
+    const fs = this.fs;
+    // One look-up per component where the adapter can (lstatChain); else `stat` of each prefix.
+    const chain = fs.lstatChain === undefined ? undefined : await this.call(rel, () => fs.lstatChain!(rel));
     let current = '';
     for (let i = 0; i <= parts.length; i++) {
       if (i > 0) current = joinRel(current, parts[i - 1]);
-      const stat = await this.statOrUndefined(current, rel);
+      const stat = chain !== undefined ? chain[i] : await this.statOrUndefined(current, rel);
       if (stat === undefined) return { kind: 'missing' };
       if (stat.type & FileType.SymbolicLink) {
         throw new MemoryError(this.vocabulary.symlink(this.vocabulary.display(rel)));
@@ -68,24 +82,96 @@ export class SafeStore {
     throw new Error('unreachable');
   }
 
+  /**
+   * Runs `task` (one memory command, which the engine runs alone) remembering what it looked up:
+   * a path inspected or a file read twice in it is looked up once, until the store changes through
+   * this SafeStore (every change forgets everything, and a file written is remembered with the
+   * bytes written). The adapter still confines every access; checks that must see the disk as it
+   * is now (an edit's last comparison before its rename, journal reads) never use it. Nested
+   * calls share the outer scope.
+   */
+  async scoped<T>(task: () => Promise<T>): Promise<T> {
+    if (this.scope !== undefined) return task();
+    this.scope = { inspections: new Map(), contents: new Map() };
+    try {
+      return await task();
+    } finally {
+      this.scope = undefined;
+    }
+  }
+
+  /** The bytes the running command wrote to `rel` last, when nothing changed in the store since (see `scoped`). */
+  justWritten(rel: string): Uint8Array | undefined {
+    return this.scope?.written === rel ? this.scope.contents.get(rel) : undefined;
+  }
+
+  /** Forgets what the current scope remembered (an edit starting over must read the disk again). */
+  forget(): void {
+    if (this.scope === undefined) return;
+    this.scope.inspections.clear();
+    this.scope.contents.clear();
+    this.scope.written = undefined;
+  }
+
+  /** After a change to the store: nothing remembered holds any more, except what was just written. */
+  private changed(written?: { rel: string; content: Uint8Array }): void {
+    if (this.scope === undefined) return;
+    this.forget();
+    if (written === undefined) return;
+    this.scope.contents.set(written.rel, written.content);
+    this.scope.written = written.rel;
+  }
+
   async readFile(rel: string): Promise<Uint8Array> {
-    return this.call(rel, () => this.fs.readFile(rel));
+    const cached = this.scope?.contents.get(rel);
+    if (cached !== undefined) return cached;
+    const bytes = await this.call(rel, () => this.fs.readFile(rel));
+    this.scope?.contents.set(rel, bytes);
+    return bytes;
   }
 
   async readDirectory(rel: string): Promise<[string, FileType][]> {
     return this.call(rel, () => this.fs.readDirectory(rel));
   }
 
+  /**
+   * The entries of a folder with each one's stat (a link's stat follows it, SymbolicLink bit set);
+   * an entry removed meanwhile is left out.
+   */
+  async readDirectoryStats(rel: string): Promise<[string, FileStat][]> {
+    const fs = this.fs;
+    if (fs.readDirectoryStats !== undefined) return this.call(rel, () => fs.readDirectoryStats!(rel));
+    const out: [string, FileStat][] = [];
+    for (const [name] of await this.readDirectory(rel)) {
+      const child = joinRel(rel, name);
+      const stat = await this.statOrUndefined(child, child);
+      if (stat !== undefined) out.push([name, stat]);
+    }
+    return out;
+  }
+
   async ensureDirectory(rel: string): Promise<void> {
-    await this.call(rel, () => this.fs.createDirectory(rel));
+    try {
+      await this.call(rel, () => this.fs.createDirectory(rel));
+    } finally {
+      this.changed();
+    }
   }
 
   async delete(rel: string): Promise<void> {
-    await this.call(rel, () => this.fs.delete(rel, { recursive: true }));
+    try {
+      await this.call(rel, () => this.fs.delete(rel, { recursive: true }));
+    } finally {
+      this.changed();
+    }
   }
 
   async rename(from: string, to: string): Promise<void> {
-    await this.call(from, () => this.fs.rename(from, to, { overwrite: false }));
+    try {
+      await this.call(from, () => this.fs.rename(from, to, { overwrite: false }));
+    } finally {
+      this.changed();
+    }
   }
 
   /**
@@ -93,7 +179,9 @@ export class SafeStore {
    * save does. For workspace files; memory writes go through writeAtomic.
    */
   async writeInPlace(rel: string, content: Uint8Array): Promise<void> {
+    this.changed();
     await this.call(rel, () => this.fs.writeFile(rel, content));
+    this.changed({ rel, content });
   }
 
   /**
@@ -105,15 +193,20 @@ export class SafeStore {
    */
   async writeAtomic(rel: string, content: Uint8Array, overwrite: boolean, expected?: Uint8Array): Promise<void> {
     const check = expected && (() => this.assertUnchanged(rel, expected));
+    this.changed();
     await this.call(rel, () => writeAtomically(this.fs, rel, content, overwrite, check));
+    this.changed({ rel, content });
   }
 
   /** An atomic write that never replaces anything: false when the target exists (left as it is). */
   async writeNew(rel: string, content: Uint8Array): Promise<boolean> {
+    this.changed();
     try {
       await writeAtomically(this.fs, rel, content, false);
+      this.changed({ rel, content });
       return true;
     } catch (e) {
+      this.changed();
       if (isFsError(e, 'FileExists')) return false;
       throw this.translate(rel, e);
     }
@@ -126,8 +219,9 @@ export class SafeStore {
    */
   async appendFile(rel: string, data: Uint8Array): Promise<void> {
     const fs = this.fs;
+    this.changed();
     if (fs.append !== undefined) return this.call(rel, () => fs.append!(rel, data));
-    const old = await this.readFile(rel);
+    const old = await this.call(rel, () => fs.readFile(rel));
     const joined = new Uint8Array(old.length + data.length);
     joined.set(old, 0);
     joined.set(data, old.length);
@@ -180,11 +274,18 @@ export class SafeStore {
     const inspection = await this.inspect(rel);
     if (inspection.kind === 'file') return inspection.stat.size;
     if (inspection.kind !== 'directory') return 0;
-    let total = 0;
-    await this.walk(rel, async (entry) => {
-      if (entry.type === 'file') total += await this.fileSize(entry.rel);
-    });
-    return total;
+    const total = async (dir: string): Promise<number> => {
+      let sum = 0;
+      for (const [name, stat] of await this.readDirectoryStats(dir)) {
+        if (stat.type & FileType.SymbolicLink) continue;
+        const child = joinRel(dir, name);
+        if (child === META_FOLDER) continue;
+        if (stat.type & FileType.Directory) sum += await total(child);
+        else if (stat.type & FileType.File) sum += stat.size;
+      }
+      return sum;
+    };
+    return total(rel);
   }
 
   async fileSize(rel: string): Promise<number> {

@@ -9,6 +9,12 @@
 /** A held lock; `release` is idempotent. */
 export interface HeldStoreLock {
   release(): Promise<void>;
+  /**
+   * Optional: true while the lock is still this holder's (not broken as stale meanwhile) and no
+   * other writer waits for it, so the holder may go on to its next command without letting go.
+   * Without it, the engine releases the lock after every command.
+   */
+  keep?(): boolean;
 }
 
 export interface StoreLock {

@@ -40,6 +40,17 @@ export interface WrittenText {
   redactionNote?: string;
 }
 
+/**
+ * The byte arrays this write path produced with redaction on (weakly held): history's redacted
+ * copy of such a content is the content itself, already through the same redaction (the engine
+ * hands history the very array it wrote).
+ */
+const REDACTED_OUTPUTS = new WeakSet<Uint8Array>();
+
+export function isRedactedOutput(bytes: Uint8Array): boolean {
+  return REDACTED_OUTPUTS.has(bytes);
+}
+
 export async function writeText(ctx: CommandContext, write: TextWrite): Promise<WrittenText> {
   let text = write.after;
   let redactionNote: string | undefined;
@@ -51,6 +62,7 @@ export async function writeText(ctx: CommandContext, write: TextWrite): Promise<
     }
   }
   const bytes = encodeText(text, write.bom);
+  if (ctx.options.redactSecrets) REDACTED_OUTPUTS.add(bytes);
   if (bytes.length > ctx.options.maxFileBytes) {
     throw new MemoryError(
       messages.fileTooLarge(displayOf(write.rel), ...formatSizePair(bytes.length, ctx.options.maxFileBytes)),

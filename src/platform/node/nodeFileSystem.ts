@@ -1,9 +1,15 @@
-import { closeSync, constants as FS, fchmodSync, fstatSync, lstatSync, openSync, readSync, realpathSync, statSync, writeSync, type Dirent, type Stats } from 'node:fs';
-import * as fsp from 'node:fs/promises';
+import { chmodSync, closeSync, promises as fsPromises, constants as FS, fchmodSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { FileType, invalidStorePathReason, type FileStat, type MemoryFileSystem } from '../../core/memory/fileSystem';
 import { refused, toFsError } from './fsErrors';
 import { isWithin } from './storePaths';
+
+/**
+ * node:fs/promises, looked up on first use: loading it costs milliseconds at start, and small
+ * files, metadata and single-entry changes never need it.
+ */
+const fsp = (): typeof fsPromises => fsPromises;
 
 /** Owner-only, whatever the umask: memory files hold the user's notes and the model's. */
 const FILE_MODE = 0o600;
@@ -55,9 +61,9 @@ const APPEND_FLAGS = FS.O_WRONLY | FS.O_APPEND | FS.O_NOFOLLOW | FS.O_NONBLOCK;
  * Metadata look-ups (lstat, stat, realpath) are synchronous on purpose: the engine stats every
  * path component and the adapter resolves links before each access, a dozen look-ups per
  * command, and a thread-pool round trip costs far more than the system call itself. Callers run
- * one command at a time (the engine serializes), so nothing else waits on the event loop. Data
- * reads and writes and changes to the tree stay asynchronous (a chmod on an open descriptor is
- * metadata too).
+ * one command at a time (the engine serializes), so nothing else waits on the event loop. The
+ * same holds for single-entry changes to the tree (rename, link, unlink, mkdir) and for files up
+ * to SYNC_IO_BYTES; large files and removing a whole folder stay asynchronous.
  */
 const meta = {
   lstat: (p: string): Stats => lstatSync(p),
@@ -106,11 +112,66 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     }
   }
 
+  /**
+   * What `''` and each prefix of `rel` is, one lstat per component below the store's real root
+   * (stat's answers: a link is reported with the SymbolicLink bit, and the chain ends at it).
+   */
+  async lstatChain(rel: string): Promise<FileStat[]> {
+    this.hostPath('lstatChain', rel);
+    const out: FileStat[] = [];
+    try {
+      const root = lstatSync(this.root, { throwIfNoEntry: false });
+      if (root === undefined) return out;
+      out.push(root.isSymbolicLink() ? this.linkStat(this.root, root) : toFileStat(root, 0));
+      if (!root.isDirectory() || rel === '') return out;
+      let at = this.resolvedRoot();
+      for (const name of rel.split('/')) {
+        at = at + path.sep + name;
+        let stat: Stats | undefined;
+        try {
+          stat = lstatSync(at, { throwIfNoEntry: false });
+        } catch (e) {
+          // A file where a folder was expected (changed since its own lstat): missing below it.
+          if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return out;
+          throw e;
+        }
+        if (stat === undefined) return out;
+        if (stat.isSymbolicLink()) {
+          out.push(this.linkStat(at, stat));
+          return out;
+        }
+        out.push(toFileStat(stat, 0));
+        if (!stat.isDirectory()) return out;
+      }
+      return out;
+    } catch (e) {
+      throw toFsError(e, 'lstatChain', rel);
+    }
+  }
+
+  /** The folder's entries with stat's answers for each: the folder confined once, one lstat per entry. */
+  async readDirectoryStats(rel: string): Promise<[string, FileStat][]> {
+    const host = this.hostPath('readDirectoryStats', rel);
+    try {
+      const real = this.confined('readDirectoryStats', rel, host);
+      const result: [string, FileStat][] = [];
+      for (const name of readdirSync(real)) {
+        const full = real + path.sep + name;
+        const stat = lstatSync(full, { throwIfNoEntry: false });
+        if (stat === undefined) continue; // Removed since the listing.
+        result.push([name, stat.isSymbolicLink() ? this.linkStat(full, stat) : toFileStat(stat, 0)]);
+      }
+      return result;
+    } catch (e) {
+      throw toFsError(e, 'readDirectoryStats', rel);
+    }
+  }
+
   async readDirectory(rel: string): Promise<[string, FileType][]> {
     const host = this.hostPath('readDirectory', rel);
     try {
       const real = this.confined('readDirectory', rel, host);
-      const entries = await fsp.readdir(real, { withFileTypes: true });
+      const entries = await fsp().readdir(real, { withFileTypes: true });
       const result: [string, FileType][] = [];
       for (const entry of entries) {
         const type = entry.isSymbolicLink() ? (this.linkStat(path.join(real, entry.name))).type : kindOf(entry);
@@ -135,7 +196,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       } finally {
         closeSync(fd);
       }
-      return await fsp.readFile(real, { flag: READ_FLAGS });
+      return await fsp().readFile(real, { flag: READ_FLAGS });
     } catch (e) {
       throw toFsError(e, 'readFile', rel);
     }
@@ -165,9 +226,9 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
         }
         return;
       }
-      let handle: fsp.FileHandle;
+      let handle: FileHandle;
       try {
-        handle = await fsp.open(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
+        handle = await fsp().open(host, CREATE_FLAGS, this.ownerOnly ? FILE_MODE : SHARED_FILE_MODE);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
         await this.overwrite(rel, host, content);
@@ -234,7 +295,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw refused('writeFile', rel, 'dangling symbolic link');
       throw e;
     }
-    await fsp.writeFile(target, content, { flag: OVERWRITE_FLAGS });
+    await fsp().writeFile(target, content, { flag: OVERWRITE_FLAGS });
   }
 
   async delete(rel: string, options: { recursive: boolean }): Promise<void> {
@@ -243,16 +304,18 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     try {
       this.confineParent('delete', rel);
       // Neither rm nor unlink follows a final link: deleting a link removes the link only.
-      if (options.recursive) {
-        await fsp.rm(host, { recursive: true });
+      // A file (or link) goes with one unlink; only a folder's tree is removed asynchronously.
+      if (options.recursive && meta.lstat(host).isDirectory()) {
+        await fsp().rm(host, { recursive: true });
         return;
       }
       try {
-        await fsp.unlink(host);
+        unlinkSync(host);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code !== 'EISDIR' && code !== 'EPERM') throw e;
-        await fsp.rmdir(host);
+        if (options.recursive) await fsp().rm(host, { recursive: true });
+        else rmdirSync(host);
       }
     } catch (e) {
       throw toFsError(e, 'delete', rel);
@@ -271,9 +334,9 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       if (existing && !options.overwrite) throw toFsError({ code: 'EEXIST' }, 'rename', target);
       if (existing && (existing.isDirectory() || meta.lstat(from).isDirectory())) {
         // POSIX rename cannot replace a non-empty folder or swap kinds; vscode deletes first too.
-        await fsp.rm(to, { recursive: true });
+        await fsp().rm(to, { recursive: true });
       }
-      await fsp.rename(from, to);
+      renameSync(from, to);
     } catch (e) {
       throw toFsError(e, 'rename', source);
     }
@@ -288,7 +351,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   private async linkExclusive(from: string, to: string): Promise<boolean> {
     if (!meta.lstat(from).isFile()) return false;
     try {
-      await fsp.link(from, to);
+      linkSync(from, to);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV' || code === 'ENOSYS' || code === 'EMLINK') return false;
@@ -296,7 +359,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     }
     // Both names hold the file now; dropping the old one completes the move (a crash right here
     // leaves the old name too, never a half file: for a new file it is the hidden temp file).
-    await fsp.unlink(from);
+    unlinkSync(from);
     return true;
   }
 
@@ -328,8 +391,8 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   /** mkdir one level at 0700; an existing folder is fine once it is proven to be inside the store. */
   private async makeFolder(host: string, rel: string): Promise<void> {
     try {
-      await fsp.mkdir(host, { mode: this.ownerOnly ? DIR_MODE : SHARED_DIR_MODE });
-      if (this.ownerOnly) await fsp.chmod(host, DIR_MODE);
+      mkdirSync(host, { mode: this.ownerOnly ? DIR_MODE : SHARED_DIR_MODE });
+      if (this.ownerOnly) chmodSync(host, DIR_MODE);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const real = rel === '' ? meta.realpath(host) : this.confined('createDirectory', rel, host);

@@ -7,7 +7,7 @@
  * and removes it only if it is still the very file (inode and content) it judged stale.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants as FS, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import { closeSync, constants as FS, fstatSync, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FsError } from '../../core/memory/fileSystem';
@@ -25,6 +25,9 @@ export interface NodeStoreLockOptions {
 }
 
 export const LOCK_FILE = 'lock';
+/** Holder tokens: random per process, then a counter (unique without a random draw per acquire). */
+const PROCESS_TOKEN = `${randomBytes(6).toString('hex')}-`;
+let tokenCounter = 0;
 const BREAK_FILE = 'lock.breaking';
 /** How long a releasing holder with more work stands back at most when someone waits. */
 const TURN_MS = 16;
@@ -60,6 +63,8 @@ export class NodeStoreLock implements StoreLock {
   private readonly heartbeatMs: number;
   private prepared = false;
   private lastRelease = 0;
+  /** This machine's name, as holders record it (looked up once, not per acquire). */
+  private readonly host = os.hostname();
 
   constructor(storeDir: string, options: NodeStoreLockOptions = {}) {
     if (!path.isAbsolute(storeDir)) throw new Error('NodeStoreLock needs an absolute store folder');
@@ -108,8 +113,8 @@ export class NodeStoreLock implements StoreLock {
   /** The held lock, or undefined when someone else has it. */
   private tryCreate(): HeldStoreLock | undefined {
     this.prepare();
-    const token = randomBytes(12).toString('hex');
-    const info: HolderInfo = { pid: process.pid, host: os.hostname(), acquiredAt: new Date().toISOString(), token };
+    const token = `${PROCESS_TOKEN}${(tokenCounter++).toString(36)}`;
+    const info: HolderInfo = { pid: process.pid, host: this.host, acquiredAt: new Date().toISOString(), token };
     let fd: number;
     try {
       fd = this.createComplete(token, JSON.stringify(info) + '\n');
@@ -134,16 +139,34 @@ export class NodeStoreLock implements StoreLock {
       }
     }, this.heartbeatMs);
     heartbeat.unref();
+    // The lock file is this inode (the staging file linked into place, or the lock created
+    // directly): while our descriptor is open no other file can have its number.
+    const own = fstatSync(fd);
     let released = false;
+    const ours = (): boolean => {
+      const now = lstatSync(this.lockPath, { throwIfNoEntry: false });
+      return now !== undefined && now.ino === own.ino && now.dev === own.dev;
+    };
     return {
+      keep: () => {
+        try {
+          return !released && ours() && !this.someoneWaiting();
+        } catch {
+          return false;
+        }
+      },
       release: async () => {
         if (released) return;
         released = true;
         this.lastRelease = Date.now();
         clearInterval(heartbeat);
-        closeSync(fd);
-        // Only our own lock: if it was broken (we stalled past staleMs), the file is someone else's.
-        if (this.readHolder()?.info?.token === token) unlinkQuietly(this.lockPath);
+        try {
+          // Only our own lock: if it was broken (we stalled past staleMs), the file is someone
+          // else's. Compared while our descriptor still pins the inode number.
+          if (ours()) unlinkQuietly(this.lockPath);
+        } finally {
+          closeSync(fd);
+        }
       },
     };
   }
@@ -238,8 +261,7 @@ export class NodeStoreLock implements StoreLock {
 
   private lockExists(): boolean {
     try {
-      lstatSync(this.lockPath);
-      return true;
+      return lstatSync(this.lockPath, { throwIfNoEntry: false }) !== undefined;
     } catch {
       return false;
     }
@@ -247,7 +269,9 @@ export class NodeStoreLock implements StoreLock {
 
   private someoneWaiting(): boolean {
     try {
-      return Date.now() - lstatSync(this.waitPath).mtimeMs < TURN_MS * 2;
+      // Usually missing (nobody ever waited): answered without an error to build and throw.
+      const mark = lstatSync(this.waitPath, { throwIfNoEntry: false });
+      return mark !== undefined && Date.now() - mark.mtimeMs < TURN_MS * 2;
     } catch {
       return false;
     }
@@ -276,7 +300,7 @@ export class NodeStoreLock implements StoreLock {
   /** Dead on this host, or silent for longer than staleMs (any host, or an unreadable file). */
   private isStale(holder: Holder): boolean {
     const info = holder.info;
-    if (info && info.host === os.hostname() && info.pid !== process.pid && !isAlive(info.pid)) return true;
+    if (info && info.host === this.host && info.pid !== process.pid && !isAlive(info.pid)) return true;
     return Date.now() - holder.mtimeMs > this.staleMs;
   }
 

@@ -28,6 +28,21 @@ describe('expiry: files nobody used go away visibly and can come back', () => {
     fs.utimesSync(file, when, when);
   }
 
+  it('read times noted by two engines on one store all stay (each sees the other\'s notes)', async () => {
+    for (const name of ['a.md', 'b.md', 'c.md', 'd.md']) seed(name, name, 120);
+    const one = createNodeMemoryEngine(store, { guards: false }).engine;
+    const two = createNodeMemoryEngine(store, { guards: false }).engine;
+    const view = async (engine: typeof one, name: string) => assert.equal((await engine.execute({ command: 'view', path: `/memories/${name}` })).is_error, false);
+    await view(one, 'a.md');
+    await view(two, 'b.md');
+    await view(one, 'c.md');
+    await view(two, 'd.md');
+    const usage = JSON.parse(fs.readFileSync(path.join(store, '.meta', 'usage.json'), 'utf8')) as Record<string, number>;
+    assert.deepEqual(Object.keys(usage).sort(), ['a.md', 'b.md', 'c.md', 'd.md']);
+    // What expiry goes by: all four were read just now, none is idle.
+    assert.deepEqual(await one.expire({ days: 30, dryRun: true }), []);
+  });
+
   it('deletes only idle files, as recorded `expiry` deletes; a read, a pin and the kept list keep files', async () => {
     const binary = Buffer.from([0, 1, 2, 255, 13, 10]);
     seed('old.md', 'forgotten\r\n', 120);

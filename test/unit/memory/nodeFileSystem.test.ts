@@ -157,6 +157,61 @@ describe('NodeMemoryFileSystem', () => {
     });
   });
 
+  describe('lstatChain and readDirectoryStats (the engine\'s one-pass look-ups)', () => {
+    const typesOf = (stats: { type: FileType }[]) => stats.map((s) => s.type);
+
+    it('gives the root and every existing prefix, stopping before a missing one', async () => {
+      await nfs.createDirectory('a/b');
+      await nfs.writeFile('a/b/n.md', enc('12345'));
+      const whole = await nfs.lstatChain('a/b/n.md');
+      assert.deepEqual(typesOf(whole), [FileType.Directory, FileType.Directory, FileType.Directory, FileType.File]);
+      assert.equal(whole[3].size, 5);
+      assert.deepEqual(typesOf(await nfs.lstatChain('a/missing/n.md')), [FileType.Directory, FileType.Directory]);
+      assert.deepEqual(typesOf(await nfs.lstatChain('')), [FileType.Directory]);
+    });
+
+    it('stops after a file in the middle of the path', async () => {
+      await nfs.writeFile('f.md', enc('x'));
+      assert.deepEqual(typesOf(await nfs.lstatChain('f.md/below/n.md')), [FileType.Directory, FileType.File]);
+    });
+
+    it('stops at a link, in-store or escaping, with the SymbolicLink bit and never looks below it', async () => {
+      await nfs.createDirectory('d');
+      await nfs.writeFile('d/n.md', enc('x'));
+      fs.symlinkSync('d', path.join(store, 'ld'));
+      fs.symlinkSync(outside, path.join(store, 'escape'));
+      const inStore = await nfs.lstatChain('ld/n.md');
+      assert.equal(inStore.length, 2);
+      assert.ok(inStore[1].type & FileType.SymbolicLink);
+      const escaping = await nfs.lstatChain('escape/secret.txt');
+      assert.equal(escaping.length, 2);
+      assert.equal(escaping[1].type, FileType.SymbolicLink);
+    });
+
+    it('reports a store root that is a link as a link', async () => {
+      const real = path.join(tmp, 'real-store');
+      fs.mkdirSync(real);
+      const linked = path.join(tmp, 'linked-store');
+      fs.symlinkSync(real, linked);
+      const chain = await new NodeMemoryFileSystem(linked).lstatChain('x.md');
+      assert.equal(chain.length, 1);
+      assert.ok(chain[0].type & FileType.SymbolicLink);
+      assert.deepEqual(await new NodeMemoryFileSystem(path.join(tmp, 'no-store')).lstatChain('x.md'), []);
+    });
+
+    it('lists a folder with what stat says of each entry, links with the SymbolicLink bit', async () => {
+      await nfs.createDirectory('d');
+      await nfs.writeFile('f.md', enc('abc'));
+      fs.symlinkSync('f.md', path.join(store, 'lf'));
+      fs.symlinkSync(outside, path.join(store, 'escape'));
+      const stats = new Map(await nfs.readDirectoryStats(''));
+      for (const name of ['d', 'f.md', 'lf', 'escape']) assert.deepEqual(stats.get(name), await nfs.stat(name), name);
+      assert.equal(stats.get('f.md')?.size, 3);
+      await rejectsWith(nfs.readDirectoryStats('escape'), 'NoPermissions');
+      await rejectsWith(nfs.readDirectoryStats('missing'), 'FileNotFound');
+    });
+  });
+
   describe('error codes', () => {
     it('maps missing, existing, not-a-folder and is-a-folder', async () => {
       await nfs.writeFile('f.md', enc('x'));

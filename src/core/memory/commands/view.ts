@@ -68,10 +68,11 @@ async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<str
   const rows: { size: number; shown: string }[] = [];
   const relativeTo = (rel: string) => rel.slice(path.rel === '' ? 0 : path.rel.length + 1);
   const scan = async (dir: string, depth: number, visible: boolean): Promise<number> => {
-    const entries = await ctx.store.readDirectory(dir);
+    // Each entry with its stat in one pass (the folder confined once, not once per file).
+    const entries = await ctx.store.readDirectoryStats(dir);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     let total = 0;
-    for (const [name, type] of entries) {
+    for (const [name, { type, size }] of entries) {
       if (type & FileType.SymbolicLink) continue;
       const rel = joinRel(dir, name);
       if (rel === META_FOLDER) continue;
@@ -82,7 +83,6 @@ async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<str
         row.size = await scan(rel, depth + 1, show);
         total += row.size;
       } else if (type & FileType.File) {
-        const size = await ctx.store.fileSize(rel);
         if (show) rows.push({ size, shown: `${path.display}/${relativeTo(rel)}` });
         total += size;
       }

@@ -34,6 +34,8 @@ const AGE_PRUNE_EVERY_MS = 60 * 60 * 1000;
 const COMPACT_MIN_DROPPED = 64;
 /** Decoded contents kept in memory (the bases of the next deltas, the versions last viewed). */
 const DECODED_CACHE = 256;
+/** Contents remembered as needing no redacted copy (their SHA-256), at most. */
+const CLEAN_CONTENTS = 4096;
 /** Versions per frame in a compacted segment (compressed together, read together). */
 const FRAME_RECORDS = 256;
 /** Versions appended one frame each before the segment is rewritten in frames of FRAME_RECORDS. */
@@ -50,6 +52,8 @@ export interface NewVersion {
   author: Author;
   /** The file's content at this version (for a delete: what it held). */
   content: Uint8Array;
+  /** The content's SHA-256 when the caller computed it already. */
+  sha256?: string;
   restoredFrom?: number;
 }
 
@@ -86,6 +90,11 @@ export class MemoryHistory {
   private lastAgePrune = 0;
   /** Version frames appended (by anyone) since the segment was last written whole. */
   private appended = 0;
+  /** The caller holds the cross-process store lock (holdLock), and the journal was read since it took it. */
+  private lockHeld = false;
+  private syncedUnderLock = false;
+  /** SHA-256 of contents that storedCopy left unchanged in this process (bounded). */
+  private cleanContents = new Set<string>();
   readonly compactions: CompactionStats = { count: 0, lastMs: 0, maxMs: 0 };
 
   constructor(
@@ -109,7 +118,11 @@ export class MemoryHistory {
   /** The newest version recorded for `rel` (by path, renames not followed). */
   async latest(rel: string): Promise<HistoryEntry | undefined> {
     await this.sync();
-    return latestOf(this.sorted, rel);
+    // The newest record of the path, when it is listed (not dropped); a path with no record has
+    // no version (a new file: no pass over every version).
+    const newest = this.latestByPath.get(rel);
+    if (newest === undefined) return undefined;
+    return this.byVersion.get(newest) ?? latestOf(this.sorted, rel);
   }
 
   /**
@@ -132,16 +145,28 @@ export class MemoryHistory {
     }
   }
 
+  /**
+   * The caller took (true) or is about to release (false) the cross-process store lock. While it
+   * holds it no other writer appends, so the journal is read once (with the check for a newer
+   * segment) and not again before each look-up and each record.
+   */
+  holdLock(held: boolean): void {
+    this.lockHeld = held;
+    this.syncedUnderLock = false;
+  }
+
   /** Records one version; the caller holds the store lock. */
   async record(change: NewVersion): Promise<HistoryEntry> {
     await this.sync();
     // A compaction that crashed after putting its new segment in place but before deleting the
-    // old one: the newer segment is the history, never append to the old one.
-    if (this.epoch !== undefined && (await this.exists(segmentFile(this.epoch + 1)))) await this.locate();
+    // old one: the newer segment is the history, never append to the old one. (Under a held lock
+    // sync has looked for it already.)
+    if (!this.lockHeld) await this.followNewerSegment();
     // A torn tail (a writer killed mid-append): appending after it would hide every later record.
     if (this.leftover > 0) await this.compact();
-    const sha256 = await sha256Hex(change.content);
-    const copy = this.storedCopy(change.content);
+    const sha256 = change.sha256 ?? (await sha256Hex(change.content));
+    const copy = this.cleanContents.has(sha256) ? undefined : this.storedCopy(change.content);
+    if (copy === undefined) this.rememberClean(sha256);
     const stored = copy ?? change.content;
     const blob = copy === undefined ? sha256 : await sha256Hex(copy);
     const entry: HistoryEntry = {
@@ -236,8 +261,26 @@ export class MemoryHistory {
     return this.bytes;
   }
 
+  /** A content the copy function kept as it is (it would again: a rename or delete of it needs no second look). */
+  private rememberClean(sha256: string): void {
+    if (this.cleanContents.size >= CLEAN_CONTENTS) this.cleanContents.clear();
+    this.cleanContents.add(sha256);
+  }
+
+  private async followNewerSegment(): Promise<void> {
+    if (this.epoch !== undefined && (await this.exists(segmentFile(this.epoch + 1)))) await this.locate();
+  }
+
   /** Brings the records up to date with what other processes appended. */
   async sync(): Promise<void> {
+    if (!this.lockHeld) return this.syncNow();
+    if (this.syncedUnderLock) return;
+    await this.syncNow();
+    await this.followNewerSegment();
+    this.syncedUnderLock = true;
+  }
+
+  private async syncNow(): Promise<void> {
     if (this.epoch === undefined) return this.locate();
     let bytes: Uint8Array;
     try {
@@ -314,7 +357,7 @@ export class MemoryHistory {
       this.sorted.sort((a, b) => a.version - b.version);
     }
     this.lastVersion = Math.max(this.lastVersion, e.version);
-    this.latestByPath.set(e.path, e.version);
+    if ((this.latestByPath.get(e.path) ?? 0) < e.version) this.latestByPath.set(e.path, e.version);
     this.byBlob.set(e.blob, e.version);
     this.perPath.set(e.path, (this.perPath.get(e.path) ?? 0) + 1);
     const refs = this.blobRefs.get(e.blob) ?? 0;
@@ -368,7 +411,13 @@ export class MemoryHistory {
   /** The stored copy of a version in the current segment (dropped ones too, until compaction). */
   private storedOf(version: number): Uint8Array | undefined {
     const cached = this.decoded.get(version);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) {
+      // Used again: the newest in the cache's order (the latest version of a file edited over
+      // and over stays, as the base of its next delta).
+      this.decoded.delete(version);
+      this.decoded.set(version, cached);
+      return cached;
+    }
     const record = this.records.get(version);
     if (record === undefined) return undefined;
     let bytes: Uint8Array | undefined;
@@ -383,7 +432,10 @@ export class MemoryHistory {
   }
 
   private remember(version: number, bytes: Uint8Array): void {
-    if (this.decoded.size >= this.cacheLimit) this.decoded.clear();
+    // Least recently used out (a Map iterates in insertion order): clearing it all at once made
+    // every file's next delta rebuild its base from the last full copy, up to FULL_EVERY patches.
+    this.decoded.delete(version);
+    if (this.decoded.size >= this.cacheLimit) this.decoded.delete(this.decoded.keys().next().value!);
     this.decoded.set(version, bytes);
   }
 
@@ -558,8 +610,11 @@ export class MemoryHistory {
   }
 
   private async exists(rel: string): Promise<boolean> {
+    const fs = this.store.fs;
+    // Where the adapter can, without an error to build and throw for the usual answer (missing).
+    if (fs.lstatChain !== undefined) return (await fs.lstatChain(rel)).length === rel.split('/').length + 1;
     try {
-      await this.store.fs.stat(rel);
+      await fs.stat(rel);
       return true;
     } catch (e) {
       if (isFsError(e, 'FileNotFound') || isFsError(e, 'FileNotADirectory')) return false;

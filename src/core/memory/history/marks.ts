@@ -5,6 +5,7 @@
  * Both are small JSON maps rewritten atomically by a writer holding the store lock. A read is
  * written down at most once an hour per file, so most views cost nothing.
  */
+import type { FileStat } from '../fileSystem';
 import { META_FOLDER } from '../paths';
 import type { SafeStore } from '../store';
 import { ensureMetaFolder } from './metaFolder';
@@ -16,13 +17,30 @@ export const READ_NOTE_EVERY_MS = 60 * 60 * 1000;
 
 export class StoreMarks {
   private reads: Record<string, number> | undefined;
+  /** The stat of usage.json when `reads` was read or written: the same stat, the same content. */
+  private readsStat: FileStat | undefined;
 
   constructor(private readonly store: SafeStore) {}
 
-  /** Last agent read of each file (ms since the epoch), as stored now. */
+  /**
+   * Last agent read of each file (ms since the epoch), as stored now. Parsed again only when the
+   * file changed (every writer replaces it with a new file: another stat), not on every call.
+   */
   async lastReads(): Promise<Record<string, number>> {
+    const now = await this.usageStat();
+    if (this.reads !== undefined && now !== undefined && this.readsStat !== undefined && sameStat(now, this.readsStat)) return this.reads;
     this.reads = await this.readJson<Record<string, number>>(USAGE, {});
+    this.readsStat = now;
     return this.reads;
+  }
+
+  private async usageStat(): Promise<FileStat | undefined> {
+    try {
+      const inspection = await this.store.inspect(USAGE);
+      return inspection.kind === 'file' ? inspection.stat : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Whether a read of `rel` at `now` is worth writing down (checked without the lock, from the cache). */
@@ -79,8 +97,15 @@ export class StoreMarks {
   }
 
   private async write(rel: string, value: unknown): Promise<void> {
+    if (rel === USAGE) this.readsStat = undefined;
     await ensureMetaFolder(this.store);
     await this.store.writeAtomic(rel, new TextEncoder().encode(JSON.stringify(value)), true);
-    if (rel === USAGE) this.reads = value as Record<string, number>;
+    if (rel !== USAGE) return;
+    this.reads = value as Record<string, number>;
+    this.readsStat = await this.usageStat();
   }
+}
+
+function sameStat(a: FileStat, b: FileStat): boolean {
+  return a.size === b.size && a.mtime === b.mtime && a.ctime === b.ctime;
 }

@@ -7,7 +7,9 @@ import type { SafeStore } from '../store';
 
 export async function ensureMetaFolder(store: SafeStore, ...subfolders: string[]): Promise<void> {
   if ((await store.inspect(META_FOLDER)).kind === 'missing') await store.ensureDirectory(META_FOLDER);
-  await store.writeNew(`${META_FOLDER}/.gitignore`, new TextEncoder().encode('*\n'));
+  // Looked at first: writing it anew on every call costs a temporary file, a link and an unlink.
+  const gitignore = `${META_FOLDER}/.gitignore`;
+  if ((await store.inspect(gitignore)).kind === 'missing') await store.writeNew(gitignore, new TextEncoder().encode('*\n'));
   for (const rel of subfolders) {
     if ((await store.inspect(rel)).kind === 'missing') await store.ensureDirectory(rel);
   }

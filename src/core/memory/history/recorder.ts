@@ -11,7 +11,7 @@ import { joinRel } from '../paths';
 import type { SafeStore } from '../store';
 import { liveFiles, type MemoryHistory } from './historyStore';
 import type { StoreMarks } from './marks';
-import { sha256Hex } from './sha256';
+import { sha256HexSync } from './sha256';
 import { AUTHORS, type Author, type HistoryOp } from './types';
 
 export interface Captured {
@@ -20,6 +20,9 @@ export interface Captured {
 }
 
 export class HistoryRecorder {
+  /** Captured arrays are never changed after they are read: a hash per array holds. */
+  private readonly hashes = new WeakMap<Uint8Array, string>();
+
   constructor(
     private readonly store: SafeStore,
     readonly history: MemoryHistory,
@@ -43,9 +46,13 @@ export class HistoryRecorder {
   async written(op: HistoryOp, rel: string, before: readonly Captured[], author: Author, restoredFrom?: number): Promise<number | undefined> {
     return this.guard(async () => {
       for (const file of before) await this.baseline(file);
-      const inspection = await this.store.inspect(rel);
-      if (inspection.kind !== 'file') return undefined;
-      const content = await this.store.readFile(rel);
+      // What this command just wrote is known; anything else is looked at on disk.
+      let content = this.store.justWritten(rel);
+      if (content === undefined) {
+        const inspection = await this.store.inspect(rel);
+        if (inspection.kind !== 'file') return undefined;
+        content = await this.store.readFile(rel);
+      }
       const entry = await this.history.record({ op, path: rel, author, content, ...(restoredFrom !== undefined ? { restoredFrom } : {}) });
       return entry.version;
     });
@@ -55,7 +62,7 @@ export class HistoryRecorder {
   async deleted(rel: string, before: readonly Captured[], author: Author): Promise<number | undefined> {
     return this.guard(async () => {
       let last: number | undefined;
-      for (const file of before) last = (await this.history.record({ op: 'delete', path: file.rel, author, content: file.bytes })).version;
+      for (const file of before) last = (await this.history.record({ op: 'delete', path: file.rel, author, content: file.bytes, sha256: this.shaOf(file.bytes) })).version;
       await this.marks.removed(rel);
       return last;
     });
@@ -67,7 +74,7 @@ export class HistoryRecorder {
       let last: number | undefined;
       for (const file of before) {
         const path = file.rel === from ? to : joinRel(to, file.rel.slice(from.length + 1));
-        last = (await this.history.record({ op: 'rename', path, oldPath: file.rel, author, content: file.bytes })).version;
+        last = (await this.history.record({ op: 'rename', path, oldPath: file.rel, author, content: file.bytes, sha256: this.shaOf(file.bytes) })).version;
       }
       await this.marks.moved(from, to);
       return last;
@@ -112,8 +119,19 @@ export class HistoryRecorder {
   /** Records the user's `edit` when history's newest version of the file holds other bytes. */
   private async baseline(file: Captured): Promise<number | undefined> {
     const latest = await this.history.latest(file.rel);
-    if (latest !== undefined && latest.op !== 'delete' && latest.sha256 === (await sha256Hex(file.bytes))) return undefined;
-    return (await this.history.record({ op: 'edit', path: file.rel, author: AUTHORS.user, content: file.bytes })).version;
+    const sha256 = this.shaOf(file.bytes);
+    if (latest !== undefined && latest.op !== 'delete' && latest.sha256 === sha256) return undefined;
+    return (await this.history.record({ op: 'edit', path: file.rel, author: AUTHORS.user, content: file.bytes, sha256 })).version;
+  }
+
+  /** SHA-256 of captured bytes, computed once per array (a delete or rename hashes what its baseline hashed). */
+  private shaOf(bytes: Uint8Array): string {
+    let sha256 = this.hashes.get(bytes);
+    if (sha256 === undefined) {
+      sha256 = sha256HexSync(bytes);
+      this.hashes.set(bytes, sha256);
+    }
+    return sha256;
   }
 
   private async guard<T>(task: () => Promise<T>): Promise<T | undefined> {
