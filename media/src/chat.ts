@@ -24,7 +24,7 @@ import {
   type QueuedMessage,
 } from '../../src/webviews/protocol';
 import { element, icon } from './dom';
-import { actionButton, drawLazily, outputView, renderEntry, updateAssistant, type EntryCallbacks } from './render';
+import { actionButton, drawLazily, outputView, renderEntry, setOutputText, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';
 
 const vscode = vscodeApi();
@@ -134,7 +134,8 @@ function drawSnapshot(snapshot: ChatSnapshot): void {
   elements.clear();
   dirty.clear();
   dirtyOutputs.clear();
-  for (const id of [...expanded]) if (!byEntryId.has(id)) expanded.delete(id);
+  // A card's own keys ("e12", "e12/output") go with it.
+  for (const id of [...expanded]) if (!byEntryId.has(id.split('/')[0])) expanded.delete(id);
   // One insertion for the whole conversation: one style and layout pass, not one per row.
   const fragment = document.createDocumentFragment();
   for (let i = 0; i < entries.length; i += ROWS_PER_PAGE) {
@@ -231,13 +232,13 @@ function flush(): void {
     const entry = byEntryId.get(id);
     const card = elements.get(id);
     if (entry?.kind !== 'tool' || !card) continue;
-    let pre = card.querySelector<HTMLElement>('.tool-output');
-    if (!pre) {
-      pre = outputView('');
-      card.querySelector('.tool-head')?.after(pre);
+    let box = card.querySelector<HTMLElement>('.tool-output');
+    if (!box) {
+      box = outputView('')[0];
+      // Where the card draws it: under the approval's answer, else under the header.
+      (card.querySelector(':scope > .tool-approval') ?? card.querySelector(':scope > .tool-head'))?.after(box);
     }
-    pre.textContent = entry.output ?? '';
-    pre.scrollTop = pre.scrollHeight;
+    setOutputText(box, entry.output ?? '');
   }
   dirtyOutputs.clear();
   afterChange();

@@ -15,7 +15,7 @@ import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import type { ChatAuthor } from './chatMemory';
 import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
-import type { WorkspaceTools } from '../platform/workspaceTools';
+import { folderInfo, type WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ApprovalRequest, CardDecision, ToolApprover } from '../core/agent/tools';
@@ -591,6 +591,8 @@ export class ChatController implements vscode.Disposable {
       const agent = await this.sessionFor(store);
       const requireProgressEntry = this.resumeNext;
       this.resumeNext = false;
+      // Editor cards name files relative to the folder the tools work in.
+      this.transcript.setWorkspaceFolder(folderInfo(store.folder, this.env.settings().memoryFolder));
       this.emit(this.transcript.begin(text, this.env.settings().model, view));
       this.showProgress(true);
       const outcome = await agent.send(

@@ -33,6 +33,8 @@ export interface ChatActions {
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
   showChange(entryId: string): Promise<void>;
   unfoldOutput(entryId: string): void;
+  /** Opens a workspace file card's file (at the lines it read). */
+  openFile(entryId: string): Promise<void>;
 }
 
 type Handlers = { [K in Exclude<WebviewToExtension['type'], 'ready'>]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -62,6 +64,7 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     undoEdit: (m) => actions.undoEdit(m.entryId),
     showChange: (m) => actions.showChange(m.entryId),
     unfoldOutput: (m) => actions.unfoldOutput(m.entryId),
+    openFile: (m) => actions.openFile(m.entryId),
   };
   return async (raw) => {
     const message = parseWebviewMessage(raw);

@@ -9,12 +9,17 @@ import { memoryFileReadOf, memoryReadsNote } from '../core/agent/memoryReads';
 import type { RowSplitter } from '../core/session/chatArchive';
 import { estimateCost, responseCost } from '../core/agent/pricing';
 import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
+import { EDITOR_TOOL } from '../core/workspace/messages';
+import { parseWorkspacePath, type WorkspaceFolderInfo } from '../core/workspace/paths';
+import { readSummary } from './cardText';
 import {
   MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
   isEntry,
   type ApprovalState,
+  type CommandExit,
   type ToolApproval,
+  type ToolFile,
   type ToolEdit,
   type ChatAttachment,
   type ChatEntry,
@@ -129,6 +134,13 @@ export class ChatTranscript {
    * shown; undefined for later sends.
    */
   private reads: { paths: string[]; id?: string } | undefined;
+  /** The folder the running send's workspace tools work in: editor cards show paths relative to it. */
+  private folder: WorkspaceFolderInfo | undefined;
+
+  /** The workspace folder of the sends that follow (editor cards name their files relative to it). */
+  setWorkspaceFolder(folder: WorkspaceFolderInfo | undefined): void {
+    this.folder = folder;
+  }
 
   snapshot(): ChatSnapshot {
     return { entries: this.entries.map((e) => ({ ...e })), status: this.status() };
@@ -360,12 +372,22 @@ export class ChatTranscript {
     switch (event.type) {
       case 'text':
         return [...this.appendText(event.text), ...this.setWorking(undefined)];
-      case 'tool_start':
+      case 'tool_start': {
         this.openTextId = undefined;
+        const file = this.fileOf(event.tool, event.path, undefined);
         return [
-          this.upsert({ kind: 'tool', id: this.toolEntryId(event.id), ...toolName(event.tool), command: event.command, path: event.path, status: 'running' }),
+          this.upsert({
+            kind: 'tool',
+            id: this.toolEntryId(event.id),
+            ...toolName(event.tool),
+            command: event.command,
+            path: file?.path ?? event.path,
+            status: 'running',
+            ...(file ? { file } : {}),
+          }),
           ...this.setWorking(undefined),
         ];
+      }
       case 'tool_end': {
         this.openTextId = undefined;
         const change = changeOf(event.detail);
@@ -373,18 +395,28 @@ export class ChatTranscript {
         const before = this.find(id);
         const kept = before?.kind === 'tool' ? { ...(before.approval ? { approval: before.approval } : {}), ...(before.output ? { output: before.output } : {}) } : {};
         const edit = event.detail?.kind === 'edit' && !event.is_error ? editOf(event.detail.path, event.detail.before, event.detail.after) : undefined;
+        const exit = exitOf(event.detail);
+        const file = this.fileOf(event.tool, event.path, event.is_error ? undefined : event.detail);
+        // A command that ran but failed (exit 1, a timeout) is a failure on its card, though
+        // Claude gets its output as an ordinary result.
+        const failed = event.is_error || (exit !== undefined && (exit.ended !== undefined || exit.code !== 0));
+        // A successful editor card does not repeat its path below the header: a read says which
+        // lines it covered, an edit has its bar (size, Open Diff, Undo).
+        const summary = file && !event.is_error && event.tool === EDITOR_TOOL.name ? (event.detail?.kind === 'fileRead' ? readSummary(file) : undefined) : event.summary;
         return [
           this.upsert({
             kind: 'tool',
             id,
             ...toolName(event.tool),
             command: event.command,
-            path: event.touched?.newPath ?? event.path,
-            status: event.is_error ? 'error' : 'ok',
-            summary: event.summary,
+            path: file?.path ?? event.touched?.newPath ?? event.path,
+            status: failed ? 'error' : 'ok',
+            ...(summary !== undefined ? { summary } : {}),
             ...(change ? { change } : {}),
             ...kept,
             ...(edit ? { edit } : {}),
+            ...(exit ? { exit } : {}),
+            ...(file ? { file } : {}),
             ...(event.touched?.version !== undefined && !event.is_error ? { version: event.touched.version } : {}),
           }),
           ...this.setWorking(WAITING_TEXT),
@@ -437,6 +469,31 @@ export class ChatTranscript {
         return this.finish();
       case 'tool_output':
         return this.appendOutput(event.id, event.text);
+    }
+  }
+
+  /**
+   * The workspace file of a text editor card: its path relative to the folder (from the result
+   * when there is one, else the path as Claude wrote it, when it lies in the folder), with the
+   * lines a read covered or the first line an edit changed. Undefined for other tools and for
+   * paths outside the folder (those cards show the path as written, without a link).
+   */
+  private fileOf(tool: string | undefined, raw: string | undefined, detail: ToolCallDetail | undefined): ToolFile | undefined {
+    if (tool !== EDITOR_TOOL.name) return undefined;
+    if (detail?.kind === 'fileRead') {
+      return { path: detail.path, ...(detail.range ? { range: [detail.range[0], detail.range[1]] as [number, number] } : {}), ...(detail.lines !== undefined ? { lines: detail.lines } : {}), ...(detail.directory ? { directory: true } : {}) };
+    }
+    if (detail?.kind === 'edit') {
+      const line = firstChangedLine(detail.before ?? '', detail.after);
+      return { path: detail.path, ...(line !== undefined ? { line } : {}) };
+    }
+    const folder = this.folder;
+    if (!folder || raw === undefined) return undefined;
+    try {
+      const rel = parseWorkspacePath(raw, folder).rel;
+      return { path: rel === '' ? '.' : rel, ...(rel === '' ? { directory: true } : {}) };
+    } catch {
+      return undefined;
     }
   }
 
@@ -673,6 +730,22 @@ export function lineCounts(before: string | undefined, after: string): { added: 
 
 function editOf(path: string, before: string | undefined, after: string): ToolEdit {
   return { path, ...lineCounts(before, after) };
+}
+
+/** A bash command's end, from its result's detail. */
+function exitOf(detail: ToolCallDetail | undefined): CommandExit | undefined {
+  if (detail?.kind !== 'command') return undefined;
+  return { ...(detail.exitCode !== undefined ? { code: detail.exitCode } : {}), ...(detail.ended ? { ended: detail.ended } : {}) };
+}
+
+/** The 1-based line where `after` first differs from `before` (undefined when they are equal). */
+export function firstChangedLine(before: string, after: string): number | undefined {
+  if (before === after) return undefined;
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return Math.min(i, Math.max(0, b.length - 1)) + 1;
 }
 
 function changeOf(detail: ToolCallDetail | undefined): ToolChange | undefined {

@@ -44,6 +44,30 @@ export interface ToolEdit {
   undone?: boolean;
 }
 
+/**
+ * How a finished command ended (its card's header): the exit code, or why it ended early. A
+ * non-zero code, a timeout, a stop or a kill is a failure, shown as one.
+ */
+export interface CommandExit {
+  /** Undefined when the process had none (killed by a signal, or ended early). */
+  code?: number;
+  ended?: 'timeout' | 'cancelled' | 'restart';
+}
+
+/**
+ * A workspace file on an editor card (view, create, str_replace, insert): its folder-relative
+ * path, so the card shows the name first and links to it. `range`: a view's view_range (1-based,
+ * -1 = the end); `lines`: the file's line count when it was read; `line`: the first line an
+ * insert wrote; `directory`: a view of a folder.
+ */
+export interface ToolFile {
+  path: string;
+  range?: [number, number];
+  lines?: number;
+  line?: number;
+  directory?: boolean;
+}
+
 /** Longest live output a card keeps (the end of it). */
 export const MAX_CARD_OUTPUT_CHARS = 16_000;
 
@@ -99,6 +123,10 @@ export type ChatEntry =
       edit?: ToolEdit;
       /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
       version?: number;
+      /** A finished bash command: how it ended. */
+      exit?: CommandExit;
+      /** A workspace editor call whose path is in the folder: the card's link opens it (`openFile`). */
+      file?: ToolFile;
     }
   /**
    * Token counts of one answer (all its model requests), with the estimated cost in USD when the
@@ -206,7 +234,9 @@ export type WebviewToExtension =
   /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
   | { type: 'showChange'; entryId: string }
   /** A folded card's Show Output: the extension sends the card again with its output. */
-  | { type: 'unfoldOutput'; entryId: string };
+  | { type: 'unfoldOutput'; entryId: string }
+  /** A workspace file card's link: opens the card's file (at the lines it read). */
+  | { type: 'openFile'; entryId: string };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -257,7 +287,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'removeAttachment') {

@@ -12,6 +12,7 @@ import { ChatArchive, type ChatSummary } from '../core/session/chatArchive';
 import { workspaceChatBlobs } from '../platform/chatStorage';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
 import { runCodeAction } from './chatCodeActions';
+import { openLine } from './cardText';
 import { chatEnvironment } from './chatEnvironment';
 import { chatMessageRouter, type ChatActions } from './chatPage';
 import { ChatPanel } from './chatPanel';
@@ -201,6 +202,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     },
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
+    openFile: (entryId) => openFile(controller, entryId),
   };
 }
 
@@ -266,6 +268,40 @@ async function showChange(controller: ChatController, entryId: string): Promise<
     return;
   }
   await vscode.commands.executeCommand(COMMANDS.showChange, { folderUri: lookup.store.folder.uri.toString(), version: entry.version });
+}
+
+/**
+ * A workspace file card's link: the card's file in the folder its call ran in, at the lines a
+ * read covered (selected) or the line an edit changed; a folder is revealed in the Explorer.
+ * The path comes from the card the extension made, never from the webview's message.
+ */
+async function openFile(controller: ChatController, entryId: string): Promise<void> {
+  const entry = controller.snapshot().entries.find((e) => e.id === entryId);
+  const file = entry?.kind === 'tool' ? entry.file : undefined;
+  const lookup = controller.storeForEntry(entryId);
+  if (!file || !lookup.ok) {
+    void vscode.window.showInformationMessage(`This file is no longer known to the chat${lookup.ok ? '' : `: ${lookup.reason}`}`);
+    return;
+  }
+  const segments = file.path === '.' ? [] : file.path.split('/');
+  if (file.path.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..')) return;
+  const uri = vscode.Uri.joinPath(lookup.store.folder.uri, ...segments);
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch {
+    void vscode.window.showInformationMessage(`${file.path} does not exist (any more).`);
+    return;
+  }
+  if (stat.type & vscode.FileType.Directory) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+    return;
+  }
+  const line = openLine(file);
+  const end = file.range && file.range[1] !== -1 ? file.range[1] : undefined;
+  const selection =
+    line === undefined ? undefined : end !== undefined && end >= line ? new vscode.Range(line - 1, 0, end - 1, Number.MAX_SAFE_INTEGER) : new vscode.Range(line - 1, 0, line - 1, 0);
+  await vscode.window.showTextDocument(uri, { preview: true, ...(selection ? { selection } : {}) });
 }
 
 async function openMemory(controller: ChatController, entryId: string, memoryPath: string): Promise<void> {
