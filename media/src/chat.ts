@@ -273,7 +273,7 @@ function drawStatus(next: ChatStatus): void {
   document.body.classList.toggle('running', next.running);
   workingEl.hidden = !next.running || next.working === undefined;
   workingText.textContent = next.working ?? '';
-  drawKey(next.key, next.pendingKey === true, disabled);
+  drawKey(next.key, next.pendingKey === true, disabled, next.keyRejected === true);
   drawAttachments(next.attachments ?? []);
 }
 
@@ -296,14 +296,17 @@ const KEY_STATES: Record<KeyState, { icon: string; text: string; title: string }
   environment: { icon: 'key', text: 'Key from ANTHROPIC_API_KEY', title: 'The API key comes from the ANTHROPIC_API_KEY environment variable. Click to store another one.' },
 };
 
+const KEY_REJECTED = { icon: 'warning', text: 'API key rejected (401)', title: 'The Anthropic API rejected this key (401). Click to set another one.' };
+
 /** The key's state next to Send, and the key prompt when there is none. */
-function drawKey(key: KeyState | undefined, pending: boolean, disabled: boolean): void {
+function drawKey(key: KeyState | undefined, pending: boolean, disabled: boolean, rejected: boolean): void {
   keyStateButton.hidden = key === undefined;
   if (key !== undefined) {
-    const label = KEY_STATES[key];
+    // After a 401 the line says the key was rejected, not that all is fine.
+    const label = rejected && key !== 'missing' ? KEY_REJECTED : KEY_STATES[key];
     keyStateButton.replaceChildren(icon(label.icon), document.createTextNode(` ${label.text}`));
     keyStateButton.title = label.title;
-    keyStateButton.classList.toggle('missing', key === 'missing');
+    keyStateButton.classList.toggle('missing', key === 'missing' || rejected);
   }
   const show = key === 'missing' && !disabled;
   keyPromptEl.hidden = !show;

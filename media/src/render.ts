@@ -427,7 +427,11 @@ function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLEle
   const bar = element('div', 'tool-edit');
   bar.append(element('span', 'edit-size', `+${edit.added} −${edit.removed}`, { title: `${edit.added} line(s) added, ${edit.removed} removed` }));
   bar.append(cardLink('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'open-diff'));
-  if (edit.undone) bar.append(element('span', 'edit-undone', 'Undone'));
+  if (edit.undone) {
+    const undone = element('span', 'edit-undone', undefined, { title: `You undid this edit: ${edit.path} is back to its content before it. Claude is told with your next message.` });
+    undone.append(icon('discard'), document.createTextNode(' Undone'));
+    bar.append(undone);
+  }
   else bar.append(cardLink('Undo', 'discard', { type: 'undoEdit', entryId: id }, callbacks, 'undo'));
   return bar;
 }

@@ -75,8 +75,10 @@ export type ChatPatch = Exclude<ExtensionToWebview, { type: 'focusInput' }>;
 export function actionsFor(kind: AgentErrorKind): ErrorAction[] {
   switch (kind) {
     case 'missing_key':
-    case 'auth':
       return ['setApiKey'];
+    case 'auth':
+      // The question is kept: Retry sends it again (after Set API Key, that happens by itself).
+      return ['setApiKey', 'retry'];
     case 'permission':
     case 'not_found':
     case 'bad_request':
@@ -107,6 +109,7 @@ export class ChatTranscript {
   private running = false;
   private working: string | undefined;
   private key: KeyState | undefined;
+  private keyRejected = false;
   private pendingKey = false;
   private hasPrevious = false;
   private attachments: ChatAttachment[] = [];
@@ -182,6 +185,7 @@ export class ChatTranscript {
       ...(this.requests > 0 && this.costUsd !== undefined ? { costUsd: this.costUsd } : {}),
       ...(this.working !== undefined ? { working: this.working } : {}),
       ...(this.key !== undefined ? { key: this.key } : {}),
+      ...(this.keyRejected ? { keyRejected: true } : {}),
       ...(this.pendingKey ? { pendingKey: true } : {}),
       ...(this.hasPrevious ? { hasPrevious: true } : {}),
       ...(this.attachments.length > 0 ? { attachments: this.attachments.map((a) => ({ ...a })) } : {}),
@@ -238,6 +242,13 @@ export class ChatTranscript {
   setKeyState(key: KeyState): ChatPatch[] {
     if (key === this.key) return [];
     this.key = key;
+    return [this.statusPatch()];
+  }
+
+  /** The API rejected the key (401), or a new key / a successful request says it no longer does. */
+  setKeyRejected(rejected: boolean): ChatPatch[] {
+    if (rejected === this.keyRejected) return [];
+    this.keyRejected = rejected;
     return [this.statusPatch()];
   }
 
@@ -423,6 +434,8 @@ export class ChatTranscript {
         ];
       }
       case 'usage':
+        // A request went through: whatever key it used is accepted.
+        this.keyRejected = false;
         this.sendRequests += 1;
         this.sendUsage = addUsage(this.sendUsage, event.usage);
         {
@@ -464,7 +477,11 @@ export class ChatTranscript {
         return [...this.closeTurn(), ...this.setWorking(WAITING_TEXT)];
       case 'error':
         if (event.kind === 'cancelled') return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.message })];
-        return [...this.closeTurn(), this.add({ kind: 'error', id: this.id(), message: event.message, actions: actionsFor(event.kind) })];
+        return [
+          ...this.closeTurn(),
+          this.add({ kind: 'error', id: this.id(), message: event.message, actions: actionsFor(event.kind) }),
+          ...(event.kind === 'auth' ? this.setKeyRejected(true) : []),
+        ];
       case 'done':
         return this.finish();
       case 'tool_output':

@@ -168,6 +168,8 @@ export interface ChatStatus {
   working?: string;
   /** Undefined until the extension has looked. */
   key?: KeyState;
+  /** The API rejected the key (401) on the last request; cleared when the key changes or a request succeeds. */
+  keyRejected?: boolean;
   /** A message that waits for an API key: it is sent once a key is set. */
   pendingKey?: boolean;
   /** Another chat of this workspace's Chat History can be reopened (the empty chat offers it). */

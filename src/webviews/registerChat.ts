@@ -73,11 +73,17 @@ export interface ChatFeature {
   openInEditor(): void;
 }
 
-export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
+/** The questions the chat asks outside its webview (the commands layer's UserPrompts fits). */
+export interface ChatPrompts {
+  /** A modal yes/no; true only when the user chose `confirmLabel`. */
+  confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;
+}
+
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts): { api: ChatApi; feature: ChatFeature } {
   const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation, undefined, savedConversationRows);
   const env = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
   const controller = new ChatController(env);
-  const actions = chatActions(controller, env);
+  const actions = chatActions(controller, env, prompts);
   const route = chatMessageRouter(actions, env.log);
   const provider = new ChatViewProvider(context.extensionUri, controller, route, env.log);
   const panel = new ChatPanel(context.extensionUri, controller, route, env.log);
@@ -175,7 +181,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   return { api, feature };
 }
 
-function chatActions(controller: ChatController, env: ChatEnvironment): ChatActions {
+function chatActions(controller: ChatController, env: ChatEnvironment, prompts: ChatPrompts): ChatActions {
   return {
     send: (text) => void controller.send(text).then(explainRefusal),
     stop: () => controller.stop(),
@@ -196,10 +202,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     openDiff: async (entryId) => {
       if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
     },
-    undoEdit: async (entryId) => {
-      const result = await controller.undoEdit(entryId);
-      if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
-    },
+    undoEdit: (entryId) => undoEdit(controller, prompts, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),
@@ -269,6 +272,34 @@ async function showChange(controller: ChatController, entryId: string): Promise<
   }
   await vscode.commands.executeCommand(COMMANDS.showChange, { folderUri: lookup.store.folder.uri.toString(), version: entry.version });
 }
+
+/**
+ * An edit card's Undo: asks first (naming the file), then restores it and says so; Claude is told
+ * with the next message (ChatController.undoEdit).
+ */
+async function undoEdit(controller: ChatController, prompts: ChatPrompts, entryId: string): Promise<void> {
+  const edit = controller.edits.get(entryId);
+  if (!edit) {
+    void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
+    return;
+  }
+  const created = edit.before === undefined;
+  const ok = await prompts.confirm(
+    created ? `Undo Claude's creation of ${edit.path}?` : `Undo Claude's edit to ${edit.path}?`,
+    `${created ? 'The file Claude created is deleted (moved to the trash).' : 'The file goes back to its content before this edit.'} Claude is told with your next message.`,
+    'Undo',
+  );
+  if (!ok) return;
+  const result = await controller.undoEdit(entryId);
+  if (!result.ok) {
+    void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
+    return;
+  }
+  vscode.window.setStatusBarMessage(`$(discard) Undid Claude's ${created ? 'creation of' : 'edit to'} ${edit.path}; Claude is told with your next message`, UNDONE_MESSAGE_MS);
+}
+
+/** How long the status bar says an edit was undone. */
+const UNDONE_MESSAGE_MS = 8_000;
 
 /**
  * A workspace file card's link: the card's file in the folder its call ran in, at the lines a

@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { commandOutcome, openLine, outputLineCount, rangeLabel, readSummary, splitPath } from '../../../src/webviews/cardText';
-import { ChatTranscript, firstChangedLine } from '../../../src/webviews/chatTranscript';
+import { undoneEditsNote } from '../../../src/core/workspace/messages';
+import { actionsFor, ChatTranscript, firstChangedLine } from '../../../src/webviews/chatTranscript';
 import type { ChatEntry } from '../../../src/webviews/protocol';
 
 const FOLDER = { name: 'todo', root: '/home/u/todo', memoryFolder: '.claude-memories' };
@@ -176,5 +177,52 @@ describe('tool cards: workspace files', () => {
     assert.equal(firstChangedLine('a\nb\n', 'a\nb\nc\n'), 3, 'an append opens at the new line');
     assert.equal(firstChangedLine('', 'x\n'), 1, 'a created file opens at the top');
     assert.equal(firstChangedLine('a\n', 'a\n'), undefined);
+  });
+});
+
+describe('tool cards: an undone edit is told to Claude', () => {
+  it('names every file and what it is now; nothing to tell, no note', () => {
+    assert.equal(undoneEditsNote([]), undefined);
+    const one = undoneEditsNote([{ path: 'src/app.js', created: false }]);
+    assert.match(one ?? '', /the user undid your edit with the chat's Undo/);
+    assert.match(one ?? '', /- src\/app\.js: the file is back to its content before your edit\./);
+    const two = undoneEditsNote([
+      { path: 'src/app.js', created: false },
+      { path: 'src/new.js', created: true },
+    ]);
+    assert.match(two ?? '', /undid these edits of yours/);
+    assert.match(two ?? '', /- src\/new\.js: the file you created was removed\./);
+  });
+});
+
+describe('a rejected key (401)', () => {
+  it('keeps the question: the error offers Set API Key and Retry; the key line says rejected until a request goes through', () => {
+    const t = new ChatTranscript();
+    t.setKeyState('stored');
+    t.begin('What does done do?', 'claude-sonnet-4-5');
+    t.apply({ type: 'error', kind: 'auth', message: 'The Anthropic API rejected the API key (401): set a valid key and send again.' });
+    t.apply({ type: 'done', stop_reason: null });
+    const { entries, status } = t.snapshot();
+    const error = entries.at(-1);
+    assert.deepEqual(error?.kind === 'error' && error.actions, ['setApiKey', 'retry']);
+    assert.equal(entries.find((e) => e.kind === 'user')?.kind === 'user' && (entries[0] as { text: string }).text, 'What does done do?', 'the question stays on screen');
+    assert.equal(status.keyRejected, true, 'the key line must not say all is fine');
+    assert.deepEqual(t.setKeyRejected(false).map((p) => p.type), ['status'], 'a new key clears it');
+    assert.equal(t.snapshot().status.keyRejected, undefined);
+
+    t.apply({ type: 'error', kind: 'auth', message: 'rejected' });
+    assert.equal(t.snapshot().status.keyRejected, true);
+    t.begin('again', 'claude-sonnet-4-5');
+    t.apply({ type: 'usage', usage: { input_tokens: 1, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 } });
+    t.apply({ type: 'done', stop_reason: 'end_turn' });
+    assert.equal(t.snapshot().status.keyRejected, undefined, 'a request that went through clears it');
+  });
+
+  it('other failures do not mark the key', () => {
+    const t = new ChatTranscript();
+    t.begin('hi', 'claude-sonnet-4-5');
+    t.apply({ type: 'error', kind: 'overloaded', message: 'Overloaded' });
+    assert.equal(t.snapshot().status.keyRejected, undefined);
+    assert.deepEqual(actionsFor('missing_key'), ['setApiKey'], 'a missing key holds the message instead');
   });
 });
