@@ -378,7 +378,7 @@ export function outputView(text: string, finished?: { id: string; callbacks: Pic
   const key = `${finished.id}/output`;
   const all = finished.callbacks.isExpanded(key);
   box.classList.toggle('tool-output-all', all);
-  const bar = element('div', 'tool-edit tool-output-bar');
+  const bar = element('div', 'tool-output-bar');
   const toggle = element('button', 'link', undefined, { type: 'button', 'data-action': 'output-all', 'aria-expanded': String(all) });
   const draw = (open: boolean): void => {
     toggle.replaceChildren(icon(open ? 'fold' : 'unfold'), document.createTextNode(open ? ' Show the end only' : ` Show all (${lines} lines)`));

@@ -202,7 +202,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
     openDiff: async (entryId) => {
       if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
     },
-    undoEdit: (entryId) => undoEdit(controller, prompts, entryId),
+    undoEdit: (entryId) => undoEdit(controller, prompts, env.log, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),
@@ -277,18 +277,25 @@ async function showChange(controller: ChatController, entryId: string): Promise<
  * An edit card's Undo: asks first (naming the file), then restores it and says so; Claude is told
  * with the next message (ChatController.undoEdit).
  */
-async function undoEdit(controller: ChatController, prompts: ChatPrompts, entryId: string): Promise<void> {
+async function undoEdit(controller: ChatController, prompts: ChatPrompts, log: ChatEnvironment['log'], entryId: string): Promise<void> {
   const edit = controller.edits.get(entryId);
   if (!edit) {
     void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
     return;
   }
   const created = edit.before === undefined;
-  const ok = await prompts.confirm(
-    created ? `Undo Claude's creation of ${edit.path}?` : `Undo Claude's edit to ${edit.path}?`,
-    `${created ? 'The file Claude created is deleted (moved to the trash).' : 'The file goes back to its content before this edit.'} Claude is told with your next message.`,
-    'Undo',
-  );
+  let ok: boolean;
+  try {
+    ok = await prompts.confirm(
+      created ? `Undo Claude's creation of ${edit.path}?` : `Undo Claude's edit to ${edit.path}?`,
+      `${created ? 'The file Claude created is deleted (moved to the trash).' : 'The file goes back to its content before this edit.'} Claude is told with your next message.`,
+      'Undo',
+    );
+  } catch {
+    // A dialog the workbench refuses to show is no "yes".
+    ok = false;
+  }
+  log.info(`undo of ${edit.path} from its chat card: ${ok ? 'confirmed' : 'not confirmed'}`);
   if (!ok) return;
   const result = await controller.undoEdit(entryId);
   if (!result.ok) {
