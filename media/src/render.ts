@@ -61,7 +61,7 @@ export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLEl
     case 'user':
       return entry.label ? promptChip(entry, callbacks) : userEntry(entry.text, entry.attachments);
     case 'assistant':
-      return assistantEntry(entry.markdown, entry.streaming, callbacks);
+      return assistantEntry(entry.markdown, entry.streaming, callbacks, entry.continued === true);
     case 'tool':
       return toolCard(entry, callbacks);
     case 'usage':
@@ -195,10 +195,12 @@ function promptChip(entry: Extract<ChatEntry, { kind: 'user' }>, callbacks: Entr
   return el;
 }
 
-function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCallbacks): HTMLElement {
-  const el = element('div', 'entry assistant');
+function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCallbacks, continued: boolean): HTMLElement {
+  const el = element('div', continued ? 'entry assistant continued' : 'entry assistant');
   const body = element('div', 'markdown');
-  el.append(element('div', 'who', 'Claude'), body);
+  // One "Claude" header per answer; its later texts (between cards) go on without one.
+  if (!continued) el.append(element('div', 'who', 'Claude'));
+  el.append(body);
   if (streaming || !lazy) {
     updateAssistant(el, markdown, streaming, callbacks);
     return el;

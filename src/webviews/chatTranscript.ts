@@ -128,6 +128,8 @@ export class ChatTranscript {
   private nextId = 1;
   /** Ids of assistant entries streamed in the current model response (voided by a `retry`). */
   private turnTextIds: string[] = [];
+  /** The first text of the running answer: the one with the "Claude" header (later ones continue it). */
+  private answerTextId: string | undefined;
   /** The assistant entry text deltas currently append to. */
   private openTextId: string | undefined;
   /** tool_use id → entry id, for the current send (a scripted server may reuse tool ids). */
@@ -284,6 +286,7 @@ export class ChatTranscript {
   private resetSend(): void {
     this.turnTextIds = [];
     this.openTextId = undefined;
+    this.answerTextId = undefined;
     this.toolEntries.clear();
     this.reads = undefined;
     this.running = false;
@@ -465,7 +468,9 @@ export class ChatTranscript {
       case 'compaction':
         return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.line })];
       case 'memory_prompt':
-        // A built-in request the loop sent to Claude: a compact chip, like Resume's routine.
+        // A built-in request the loop sent to Claude: a compact chip, like Resume's routine. What
+        // Claude says next answers it, under a header of its own.
+        this.answerTextId = undefined;
         return [...this.closeTurn(), this.add({ kind: 'user', id: this.id(), text: event.text, label: event.label })];
       case 'retry':
         return [
@@ -610,7 +615,10 @@ export class ChatTranscript {
       open.markdown += text;
       return [{ type: 'text', id: open.id, text }];
     }
-    const entry: ChatEntry = { kind: 'assistant', id: this.id(), markdown: text, streaming: true };
+    // One "Claude" header per answer: the answer's later texts (between its cards) go on under it.
+    const continued = this.answerTextId !== undefined && this.find(this.answerTextId) !== undefined;
+    const entry: ChatEntry = { kind: 'assistant', id: this.id(), markdown: text, streaming: true, ...(continued ? { continued: true } : {}) };
+    if (!continued) this.answerTextId = entry.id;
     this.openTextId = entry.id;
     this.turnTextIds.push(entry.id);
     return [this.add(entry)];

@@ -94,8 +94,11 @@ export type ChatEntry =
    * collapsed. `attachments`: the chips that travelled with the message.
    */
   | { kind: 'user'; id: string; text: string; label?: string; attachments?: string[] }
-  /** Markdown as the model wrote it; the webview renders and sanitizes it. */
-  | { kind: 'assistant'; id: string; markdown: string; streaming: boolean }
+  /**
+   * Markdown as the model wrote it; the webview renders and sanitizes it. `continued`: a later
+   * text of the same answer (after a card), shown without a second "Claude" header.
+   */
+  | { kind: 'assistant'; id: string; markdown: string; streaming: boolean; continued?: boolean }
   /**
    * One tool call. `tool`: memory (absent), str_replace_based_edit_tool or bash. `path` is a
    * `/memories/...` path for memory calls. `change`: what a memory write changed.

@@ -226,3 +226,40 @@ describe('a rejected key (401)', () => {
     assert.deepEqual(actionsFor('missing_key'), ['setApiKey'], 'a missing key holds the message instead');
   });
 });
+
+describe('one "Claude" header per answer', () => {
+  it('the texts between an answer\'s cards continue the first; a new message, or a built-in request, starts a new header', () => {
+    const t = new ChatTranscript();
+    t.begin('go', 'claude-sonnet-4-5');
+    for (const e of [
+      { type: 'text', text: 'Reading memory.' },
+      { type: 'tool_start', id: 'a', command: 'view', path: '/memories' },
+      { type: 'tool_end', id: 'a', command: 'view', path: '/memories', is_error: false, summary: 'listed' },
+      { type: 'turn_end', stop_reason: 'tool_use' },
+      { type: 'text', text: 'Now the tests.' },
+      { type: 'memory_prompt', kind: 'progress_reminder', label: 'Progress reminder', text: 'Append your progress entry.' },
+      { type: 'text', text: 'Appended.' },
+      { type: 'done', stop_reason: 'end_turn' },
+    ] as AgentEvent[]) t.apply(e);
+    t.begin('and then?', 'claude-sonnet-4-5');
+    t.apply({ type: 'text', text: 'Then nothing.' });
+    const texts = t.snapshot().entries.filter((e) => e.kind === 'assistant').map((e) => (e.kind === 'assistant' ? [e.markdown, e.continued === true] : []));
+    assert.deepEqual(texts, [
+      ['Reading memory.', false],
+      ['Now the tests.', true],
+      ['Appended.', false],
+      ['Then nothing.', false],
+    ]);
+  });
+
+  it('a retried turn whose first text was dropped gives the header to the next text', () => {
+    const t = new ChatTranscript();
+    t.begin('go', 'claude-sonnet-4-5');
+    t.apply({ type: 'text', text: 'Half an ans' });
+    t.apply({ type: 'retry', attempt: 1, message: 'dropped' });
+    t.apply({ type: 'text', text: 'A whole answer.' });
+    const [text] = t.snapshot().entries.filter((e) => e.kind === 'assistant');
+    assert.equal(text.kind === 'assistant' && text.markdown, 'A whole answer.');
+    assert.equal(text.kind === 'assistant' && text.continued, undefined);
+  });
+});
