@@ -3,6 +3,7 @@
  * markdown becomes HTML, through renderMarkdown (marked, then DOMPurify).
  */
 import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolFile, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
+import { changeRows, type ChangeRow } from '../../src/webviews/changeRows';
 import { OUTPUT_TAIL_LINES, commandOutcome, outputLineCount, rangeLabel, splitPath, type CommandOutcome } from '../../src/webviews/cardText';
 
 export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' }>;
@@ -260,7 +261,7 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
     card.append(bar);
   }
   if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
-  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, callbacks));
+  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, entry.change, callbacks));
 
   const body = toolBody(entry);
   if (body) {
@@ -439,8 +440,10 @@ function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLEle
 }
 
 /** A memory write's link to its version in the Memory Changes feed (the diff opens with it). */
-function historyBar(id: string, version: number, callbacks: EntryCallbacks): HTMLElement {
+function historyBar(id: string, version: number, change: ToolChange | undefined, callbacks: EntryCallbacks): HTMLElement {
   const bar = element('div', 'tool-edit tool-history');
+  const size = change ? changeSize(change) : undefined;
+  if (size) bar.append(element('span', 'edit-size', `+${size.added} −${size.removed}`, { title: `${size.added} line(s) added, ${size.removed} removed` }));
   const link = cardLink('History', 'history', { type: 'showChange', entryId: id }, callbacks, 'show-change');
   link.title = `Show version ${version} in Memory Changes, with its diff`;
   bar.append(link);
@@ -466,11 +469,12 @@ function toolBody(entry: Extract<ChatEntry, { kind: 'tool' }>): HTMLElement | un
 function changeView(change: ToolChange): HTMLElement {
   switch (change.type) {
     case 'str_replace':
-      return diffLines([...lines(change.old).map((l) => ['del', l] as const), ...lines(change.new).map((l) => ['ins', l] as const)]);
+      // Line by line, the changed words marked: one flipped `false` is one line out, one in.
+      return diffLines(changeRows(change.old, change.new).rows);
     case 'insert':
-      return diffLines(lines(change.text).map((l) => ['ins', l] as const), `after line ${change.line}`);
+      return diffLines(lines(change.text).map((text) => ({ kind: 'ins', text })), `after line ${change.line}`);
     case 'create':
-      return diffLines(lines(change.text).map((l) => ['ins', l] as const));
+      return diffLines(lines(change.text).map((text) => ({ kind: 'ins', text })));
     case 'rename': {
       const el = element('div', 'tool-rename');
       el.append(element('code', '', change.from), icon('arrow-right'), element('code', '', change.to));
@@ -482,16 +486,43 @@ function changeView(change: ToolChange): HTMLElement {
 /** Longest change shown inline; the file itself has the rest. */
 const MAX_CHANGE_LINES = 200;
 
-function diffLines(rows: readonly (readonly ['del' | 'ins', string])[], caption?: string): HTMLElement {
+function diffLines(rows: readonly ChangeRow[], caption?: string): HTMLElement {
   const el = element('div', 'tool-diff', undefined, { role: 'region', 'aria-label': 'What changed' });
   if (caption) el.append(element('div', 'diff-caption', caption));
-  for (const [kind, text] of rows.slice(0, MAX_CHANGE_LINES)) {
-    const row = element('div', `diff-line diff-${kind}`);
-    row.append(element('span', 'diff-sign', kind === 'ins' ? '+' : '−', { 'aria-label': kind === 'ins' ? 'added' : 'removed' }), element('span', 'diff-text', text));
-    el.append(row);
+  for (const row of rows.slice(0, MAX_CHANGE_LINES)) {
+    if (row.kind === 'fold') {
+      el.append(element('div', 'diff-fold', `⋯ ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
+      continue;
+    }
+    const line = element('div', `diff-line diff-${row.kind}`);
+    const sign = row.kind === 'ins' ? '+' : row.kind === 'del' ? '−' : ' ';
+    const label = row.kind === 'ins' ? 'added' : row.kind === 'del' ? 'removed' : 'unchanged';
+    const text = element('span', 'diff-text');
+    if (row.kind !== 'ctx' && row.parts) {
+      for (const part of row.parts) text.append(part.changed ? element('span', 'diff-word', part.text) : document.createTextNode(part.text));
+    } else {
+      text.textContent = row.text;
+    }
+    line.append(element('span', 'diff-sign', sign, { 'aria-label': label }), text);
+    el.append(line);
   }
   if (rows.length > MAX_CHANGE_LINES) el.append(element('div', 'diff-caption', `… ${rows.length - MAX_CHANGE_LINES} more lines`));
   return el;
+}
+
+/** Lines a memory write added and removed, for its card's "+1 −1". */
+function changeSize(change: ToolChange): { added: number; removed: number } | undefined {
+  switch (change.type) {
+    case 'str_replace': {
+      const { added, removed } = changeRows(change.old, change.new);
+      return { added, removed };
+    }
+    case 'insert':
+    case 'create':
+      return { added: lines(change.text).length, removed: 0 };
+    case 'rename':
+      return undefined;
+  }
 }
 
 function lines(text: string): string[] {
