@@ -64,7 +64,7 @@ export function openLine(file: ToolFile): number | undefined {
 }
 
 /** Output longer than this many lines gets a "Show all" toggle under its (tail-first) box. */
-export const OUTPUT_TAIL_LINES = 12;
+export const OUTPUT_TAIL_LINES = 10;
 
 /** Lines of a command's output, for "Show all (N lines)". A final newline ends a line, it adds none. */
 export function outputLineCount(text: string): number {
