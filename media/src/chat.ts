@@ -15,6 +15,7 @@ import {
   emptyTokenUsage,
   parseExtensionMessage,
   type ChatAttachment,
+  type ChatStarter,
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
@@ -22,6 +23,7 @@ import {
   type ExtensionToWebview,
   type KeyState,
   type QueuedMessage,
+  type StarterAction,
 } from '../../src/webviews/protocol';
 import { element, icon } from './dom';
 import { actionButton, drawLazily, outputView, renderEntry, setOutputText, updateAssistant, type EntryCallbacks } from './render';
@@ -32,6 +34,7 @@ const vscode = vscodeApi();
 const transcriptEl = byId('transcript');
 const emptyEl = byId('empty');
 const previousEl = byId('previous');
+const starterEl = byId('starter');
 const keyPromptEl = byId('key-prompt');
 const workingEl = byId('working');
 const workingText = byId('working-text');
@@ -275,6 +278,34 @@ function drawStatus(next: ChatStatus): void {
   workingText.textContent = next.working ?? '';
   drawKey(next.key, next.pendingKey === true, disabled, next.keyRejected === true);
   drawAttachments(next.attachments ?? []);
+  drawStarter(next.starter);
+}
+
+const STARTER_ACTIONS: Record<StarterAction, { icon: string; text: string; title: string }> = {
+  initialize: { icon: 'sparkle', text: 'Initialize Project Memory', title: 'Write a feature checklist, a progress log and startup notes for this folder (Claude can draft them).' },
+  resume: { icon: 'debug-continue', text: 'Resume Session', title: 'Claude picks up the next feature that does not pass yet, from the progress log and the checklist.' },
+  addFile: { icon: 'add', text: 'Add File…', title: 'Choose a file to send with your next message.' },
+};
+
+/** The empty chat: which folder and model it works with, and what to start with. */
+function drawStarter(starter: ChatStarter | undefined): void {
+  starterEl.hidden = starter === undefined;
+  if (!starter) {
+    starterEl.replaceChildren();
+    return;
+  }
+  const line = element('p', 'starter-line');
+  line.append(icon('folder'), document.createTextNode(` ${starter.folder}`), element('span', 'starter-sep', ' · '), icon('hubot'), document.createTextNode(` ${starter.model}`));
+  const actions = element('div', 'starter-actions', undefined, { role: 'group', 'aria-label': 'Start with' });
+  const shown: StarterAction[] = starter.canResume ? ['resume', 'initialize', 'addFile'] : ['initialize', 'addFile'];
+  for (const action of shown) {
+    const label = STARTER_ACTIONS[action];
+    const button = element('button', action === shown[0] ? 'button' : 'button secondary', undefined, { type: 'button', 'data-starter': action, title: label.title });
+    button.append(icon(label.icon), document.createTextNode(` ${label.text}`));
+    button.addEventListener('click', () => vscode.postMessage({ type: 'starter', action }));
+    actions.append(button);
+  }
+  starterEl.replaceChildren(line, actions);
 }
 
 function drawQueued(list: readonly QueuedMessage[]): void {

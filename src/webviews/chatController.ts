@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { restoreHistory, trimHistory } from '../core/agent/historyRepair';
 import { AgentSession } from '../core/agent/session';
 import { chatTitle, type ChatArchive, type ChatSummary, type StoredChat } from '../core/session/chatArchive';
+import { parseFeatures, summarizeFeatures } from '../core/session/features';
+import { SESSION_FILES } from '../core/session/memoryFiles';
 import type { AgentOptions } from '../core/agent/options';
 import type { AgentOutcome } from '../core/agent/events';
 import { undoneEditsNote, type UndoneEdit } from '../core/workspace/messages';
@@ -368,7 +370,32 @@ export class ChatController implements vscode.Disposable {
     this.retryPrompt = undefined;
     this.env.log.info(`the chat now works in folder "${store.folder.name}"`);
     this.folderChanges.fire();
+    void this.refreshStarter();
     return { ok: true, changed: true };
+  }
+
+  /**
+   * The empty chat's line and starter actions: the folder, the model, and whether the folder's
+   * checklist has a feature left (Resume Session is offered only then). Call when the folder, the
+   * model or features.json may have changed.
+   */
+  async refreshStarter(): Promise<void> {
+    const store = this.currentStore();
+    if (!store) {
+      this.emit(this.transcript.setStarter(undefined));
+      return;
+    }
+    let canResume = false;
+    try {
+      const text = await store.readFile?.(SESSION_FILES.features);
+      const parsed = text === undefined ? undefined : parseFeatures(text);
+      canResume = parsed?.ok === true && summarizeFeatures(parsed.features).nextFailing !== undefined;
+    } catch {
+      // Unreadable: nothing to offer.
+    }
+    // The folder may have changed while the file was read.
+    if (this.currentStore()?.folder.uri.toString() !== store.folder.uri.toString()) return;
+    this.emit(this.transcript.setStarter({ folder: store.folder.name, model: this.env.settings().model, canResume }));
   }
 
   /** Recomputes why the chat is unusable (trust, folders); call when either changes. */
@@ -380,6 +407,7 @@ export class ChatController implements vscode.Disposable {
     }
     const disabled = this.disabled();
     this.emit(this.transcript.setDisabledReason(disabled?.reason, disabled?.action));
+    void this.refreshStarter();
   }
 
   /**

@@ -22,6 +22,7 @@ import {
   type ToolFile,
   type ToolEdit,
   type ChatAttachment,
+  type ChatStarter,
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
@@ -110,6 +111,7 @@ export class ChatTranscript {
   private working: string | undefined;
   private key: KeyState | undefined;
   private keyRejected = false;
+  private starter: ChatStarter | undefined;
   private pendingKey = false;
   private hasPrevious = false;
   private attachments: ChatAttachment[] = [];
@@ -192,6 +194,7 @@ export class ChatTranscript {
       ...(this.hasPrevious ? { hasPrevious: true } : {}),
       ...(this.attachments.length > 0 ? { attachments: this.attachments.map((a) => ({ ...a })) } : {}),
       ...(this.queued.length > 0 ? { queued: this.queued.map((q) => ({ ...q })) } : {}),
+      ...(this.starter ? { starter: { ...this.starter } } : {}),
     };
   }
 
@@ -244,6 +247,13 @@ export class ChatTranscript {
   setKeyState(key: KeyState): ChatPatch[] {
     if (key === this.key) return [];
     this.key = key;
+    return [this.statusPatch()];
+  }
+
+  /** What the empty chat shows: the folder, the model, whether Resume has work (undefined: no folder). */
+  setStarter(starter: ChatStarter | undefined): ChatPatch[] {
+    if (JSON.stringify(starter) === JSON.stringify(this.starter)) return [];
+    this.starter = starter ? { ...starter } : undefined;
     return [this.statusPatch()];
   }
 

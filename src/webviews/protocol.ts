@@ -179,9 +179,22 @@ export interface ChatStatus {
   hasPrevious?: boolean;
   /** Chips that go with the next message. */
   attachments?: ChatAttachment[];
+  /** What the empty chat says it works with, and whether Resume Session has work to pick up. */
+  starter?: ChatStarter;
   /** Messages sent while an answer was running: each goes out when the one before it is over. */
   queued?: QueuedMessage[];
 }
+
+/** The empty chat's line and starter actions: the folder, the model, Resume when it has work. */
+export interface ChatStarter {
+  folder: string;
+  model: string;
+  /** The folder's checklist has a feature that does not pass yet. */
+  canResume: boolean;
+}
+
+/** A starter action of the empty chat. */
+export type StarterAction = 'initialize' | 'resume' | 'addFile';
 
 /** A message waiting for its turn. */
 export interface QueuedMessage {
@@ -241,7 +254,9 @@ export type WebviewToExtension =
   /** A folded card's Show Output: the extension sends the card again with its output. */
   | { type: 'unfoldOutput'; entryId: string }
   /** A workspace file card's link: opens the card's file (at the lines it read). */
-  | { type: 'openFile'; entryId: string };
+  | { type: 'openFile'; entryId: string }
+  /** A starter action of the empty chat: Initialize, Resume Session, Add File. */
+  | { type: 'starter'; action: StarterAction };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -294,6 +309,10 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
   }
   if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
+  }
+  if (type === 'starter') {
+    const action = value.action;
+    return action === 'initialize' || action === 'resume' || action === 'addFile' ? { type, action } : undefined;
   }
   if (type === 'removeAttachment') {
     return isEntryId(value.id) ? { type, id: value.id } : undefined;

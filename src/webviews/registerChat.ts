@@ -9,6 +9,8 @@ import type { ExtensionServices } from '../platform/services';
 import { SETTINGS_SECTION } from '../platform/settings';
 import { formatCost } from '../core/agent/pricing';
 import { ChatArchive, type ChatSummary } from '../core/session/chatArchive';
+import { memoryPathOf, SESSION_FILES } from '../core/session/memoryFiles';
+import { StoreWatcher } from '../views/storeWatcher';
 import { workspaceChatBlobs } from '../platform/chatStorage';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
 import { runCodeAction } from './chatCodeActions';
@@ -142,6 +144,15 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     }),
     services.settings.onDidChange((change) => {
       if (change.affects('memoryFolder')) controller.refreshAvailability();
+      else if (change.affects('model')) void controller.refreshStarter();
+    }),
+    // The empty chat offers Resume Session while the checklist has a feature left: features.json
+    // is followed whoever changes it (Claude, a tick in the Features view, the editor, git).
+    services.memoryActivity.onDidTouch((touch) => {
+      if (touch.kind !== 'read' && [touch.path, touch.newPath].includes(memoryPathOf('features'))) void controller.refreshStarter();
+    }),
+    new StoreWatcher(services.stores, () => void controller.refreshStarter(), {
+      relevant: (store, uri) => uri.toString() === store.fs.uriOf(SESSION_FILES.features).toString(),
     }),
     // A card waiting while the chat is out of sight: a badge, and a notification with Open Chat.
     controller.onDidChangeWaiting((waiting) => {
@@ -206,6 +217,10 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),
+    starter: (action) => {
+      const command = { initialize: COMMANDS.initialize, resume: COMMANDS.resume, addFile: COMMANDS.chatAddFile }[action];
+      void vscode.commands.executeCommand(command);
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MockMessagesApi, MockStep } from '../support/mockMessagesApi';
-import { activateExtension, FAKE_KEY, forgetApiBaseUrl, ofKind, serve as serveFor, setKeyWithCommand } from './chatSupport';
+import { activateExtension, FAKE_KEY, forgetApiBaseUrl, ofKind, serve as serveFor, setKeyWithCommand, waitForChat } from './chatSupport';
 import { scriptedPrompts, withPrompts } from './treeHelpers';
 
 let api: ClaudeMemoryApi;
@@ -52,6 +52,26 @@ suite('chat cards tell the truth', () => {
   suiteTeardown(async () => {
     await forgetApiBaseUrl();
     for (const uri of files) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+  });
+
+  test('the empty chat names its folder and model and offers Resume only while a feature is left', async () => {
+    const starter = (await waitForChat(api, (s) => s.status.starter !== undefined, 'the starter')).status.starter!;
+    assert.strictEqual(starter.folder, folder.name);
+    assert.strictEqual(starter.model, api.services.settings.get('model'));
+    const store = api.services.stores.primary()!;
+    const features = vscode.Uri.joinPath(store.rootUri, 'features.json');
+    const had = await vscode.workspace.fs.readFile(features).then((b) => b, () => undefined);
+    const checklist = (passes: boolean) => JSON.stringify({ features: [{ id: 'F001', category: 'functional', description: 'add a todo', steps: ['run it'], passes }] }, null, 2);
+    try {
+      // Written as a person's edit (no touch from the chat): the file watcher brings it.
+      await store.engine.update('features.json', () => checklist(false));
+      await waitForChat(api, (s) => s.status.starter?.canResume === true, 'Resume offered: F001 does not pass');
+      await store.engine.update('features.json', () => checklist(true));
+      await waitForChat(api, (s) => s.status.starter?.canResume === false, 'no Resume: every feature passes');
+    } finally {
+      if (had) await vscode.workspace.fs.writeFile(features, had);
+      else await vscode.workspace.fs.delete(features).then(undefined, () => undefined);
+    }
   });
 
   test('a command that exits non-zero is a failed card with its exit code; one that exits 0 stays ok; Claude gets both as results', async () => {

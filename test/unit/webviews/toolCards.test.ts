@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../../src/core/agent/events';
 import { commandOutcome, openLine, outputLineCount, rangeLabel, readSummary, splitPath } from '../../../src/webviews/cardText';
 import { undoneEditsNote } from '../../../src/core/workspace/messages';
 import { actionsFor, ChatTranscript, firstChangedLine } from '../../../src/webviews/chatTranscript';
-import type { ChatEntry } from '../../../src/webviews/protocol';
+import { parseWebviewMessage, type ChatEntry } from '../../../src/webviews/protocol';
 
 const FOLDER = { name: 'todo', root: '/home/u/todo', memoryFolder: '.claude-memories' };
 
@@ -261,5 +261,22 @@ describe('one "Claude" header per answer', () => {
     const [text] = t.snapshot().entries.filter((e) => e.kind === 'assistant');
     assert.equal(text.kind === 'assistant' && text.markdown, 'A whole answer.');
     assert.equal(text.kind === 'assistant' && text.continued, undefined);
+  });
+});
+
+describe('the empty chat\'s starter', () => {
+  it('is in the status only when set, changes only when it differs, and the webview may ask only for the three actions', () => {
+    const t = new ChatTranscript();
+    assert.equal(t.snapshot().status.starter, undefined);
+    const starter = { folder: 'todo', model: 'claude-sonnet-4-5', canResume: true };
+    assert.equal(t.setStarter(starter).length, 1);
+    assert.deepEqual(t.setStarter({ ...starter }), [], 'the same starter sends nothing');
+    assert.deepEqual(t.snapshot().status.starter, starter);
+    assert.equal(t.setStarter(undefined).length, 1);
+    assert.equal(t.snapshot().status.starter, undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'starter', action: 'resume' }), { type: 'starter', action: 'resume' });
+    assert.equal(parseWebviewMessage({ type: 'starter', action: 'workbench.action.terminal.new' }), undefined);
+    assert.deepEqual(parseWebviewMessage({ type: 'openFile', entryId: 'e7' }), { type: 'openFile', entryId: 'e7' });
+    assert.equal(parseWebviewMessage({ type: 'openFile', entryId: '../x', path: '/etc/passwd' }), undefined);
   });
 });
