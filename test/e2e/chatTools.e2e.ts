@@ -224,6 +224,10 @@ suite('chat workspace tools (e2e)', function () {
       assert.match((await failing.getAttribute('aria-label')) ?? '', /failed, exit 1$/);
 
       const passing = chat.locator('.entry.tool:has(.tool-shell:text-is("ls src"))').last();
+      // `ls` is read-only and runs without asking; should a rule ask anyway, it is allowed once.
+      const passingAsk = passing.locator('[data-action="allow-once"]');
+      await untilChat(chat, passing.locator('.status-ok').or(passingAsk).first(), 'the passing command run or asking');
+      if (await passingAsk.isVisible()) await passingAsk.click();
       await untilChat(chat, passing.locator('.status-ok'), 'the passing command\'s ✓');
       assert.strictEqual(await passing.locator('.tool-exit').count(), 0, 'exit 0 needs no words');
 
