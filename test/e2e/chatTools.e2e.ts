@@ -276,8 +276,12 @@ suite('chat workspace tools (e2e)', function () {
       const bar = (await sidebar.boundingBox())!;
       await page.screenshot({ path: path.join(screenshotsDir, 'chat-tools-cards-300-light-crop.png'), clip: bar });
 
+      // The link opens the file at the lines read (selected): lines 1–3 of todo.js.
+      await again(() => runCommand(page, 'View: Close All Editors', UI_TIMEOUT));
       await file.locator('[data-action="open-file"]').click();
       await page.locator('.tabs-container .tab', { hasText: 'todo.js' }).first().waitFor({ timeout: 15_000 });
+      const selected = page.locator('.editor-instance .monaco-editor .selected-text').first();
+      await until(selected, 'lines 1–3 selected in todo.js', async () => (await page.locator('.editor-instance').first().textContent())?.slice(0, 200) ?? '', { timeout: 15_000 });
 
       for (const [theme, name] of [['Dark Modern', 'dark'], ['Dark High Contrast', 'hc']] as const) {
         await again(() => switchTheme(page, theme));
@@ -285,6 +289,7 @@ suite('chat workspace tools (e2e)', function () {
         await page.screenshot({ path: path.join(screenshotsDir, `chat-tools-cards-300-${name}-crop.png`), clip: (await sidebar.boundingBox())! });
       }
       await again(() => switchTheme(page, 'Light Modern'));
+      await page.locator('.monaco-workbench.vs').waitFor({ timeout: UI_TIMEOUT });
 
       await showAll.click();
       assert.ok(await box.evaluate((el) => el.classList.contains('tool-output-all') && el.scrollHeight <= el.clientHeight + 1), 'Show all shows all of it');
