@@ -214,7 +214,7 @@ suite('chat workspace tools (e2e)', function () {
         { content: [{ type: 'text', text: 'Two tests fail; src has todo.js.' }] },
       ]);
       await sendFromComposer(chat, 'Run the tests, list src, read the top of todo.js.');
-      const failing = chat.locator('.entry.tool:has(.tool-shell:text-is("npm test"))').last();
+      const failing = chat.locator('.entry.tool').filter({ has: chat.locator('.tool-shell', { hasText: /^npm test$/ }) }).last();
       await untilChat(chat, failing.locator('.approval-pending [data-action="allow-once"]'), 'the npm test card asking');
       await failing.locator('[data-action="allow-once"]').click();
       await untilChat(chat, failing.locator('.tool-exit'), 'the failed command\'s exit code in its header', { timeout: 60_000 });
@@ -223,7 +223,7 @@ suite('chat workspace tools (e2e)', function () {
       assert.strictEqual(await failing.locator('.status-ok').count(), 0);
       assert.match((await failing.getAttribute('aria-label')) ?? '', /failed, exit 1$/);
 
-      const passing = chat.locator('.entry.tool:has(.tool-shell:text-is("ls src"))').last();
+      const passing = chat.locator('.entry.tool').filter({ has: chat.locator('.tool-shell', { hasText: /^ls src$/ }) }).last();
       // `ls` is read-only and runs without asking; should a rule ask anyway, it is allowed once.
       const passingAsk = passing.locator('[data-action="allow-once"]');
       await untilChat(chat, passing.locator('.status-ok').or(passingAsk).first(), 'the passing command run or asking');
