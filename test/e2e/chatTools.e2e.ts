@@ -213,6 +213,7 @@ suite('chat workspace tools (e2e)', function () {
         { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'view', path: `${folder}/src/todo.js`, view_range: [1, 3] } }] },
         { content: [{ type: 'text', text: 'Two tests fail; src has todo.js.' }] },
       ]);
+      await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
       await sendFromComposer(chat, 'Run the tests, list src, read the top of todo.js.');
       const failing = chat.locator('.entry.tool').filter({ has: chat.locator('.tool-shell', { hasText: /^npm test$/ }) }).last();
       await untilChat(chat, failing.locator('.approval-pending [data-action="allow-once"]'), 'the npm test card asking');
