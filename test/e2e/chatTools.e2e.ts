@@ -284,13 +284,15 @@ suite('chat workspace tools (e2e)', function () {
       const selected = page.locator('.editor-instance .monaco-editor .selected-text').first();
       await until(selected, 'lines 1–3 selected in todo.js', async () => (await page.locator('.editor-instance').first().textContent())?.slice(0, 200) ?? '', { timeout: 15_000 });
 
-      for (const [theme, name] of [['Dark Modern', 'dark'], ['Dark High Contrast', 'hc']] as const) {
+      for (const [theme, name, kind] of [['Dark Modern', 'dark', 'vscode-dark'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']] as const) {
         await again(() => switchTheme(page, theme));
+        // The webview takes the theme a moment after the workbench.
+        await chat.locator(`body.${kind}`).waitFor({ timeout: UI_TIMEOUT });
         await failing.scrollIntoViewIfNeeded();
         await page.screenshot({ path: path.join(screenshotsDir, `chat-tools-cards-300-${name}-crop.png`), clip: (await sidebar.boundingBox())! });
       }
       await again(() => switchTheme(page, 'Light Modern'));
-      await page.locator('.monaco-workbench.vs').waitFor({ timeout: UI_TIMEOUT });
+      await chat.locator('body.vscode-light').waitFor({ timeout: UI_TIMEOUT });
 
       await showAll.click();
       assert.ok(await box.evaluate((el) => el.classList.contains('tool-output-all') && el.scrollHeight <= el.clientHeight + 1), 'Show all shows all of it');
