@@ -61,7 +61,7 @@ suite('chat cards tell the truth', () => {
     const store = api.services.stores.primary()!;
     const features = vscode.Uri.joinPath(store.rootUri, 'features.json');
     const had = await vscode.workspace.fs.readFile(features).then((b) => b, () => undefined);
-    const checklist = (passes: boolean) => JSON.stringify({ features: [{ id: 'F001', category: 'functional', description: 'add a todo', steps: ['run it'], passes }] }, null, 2);
+    const checklist = (passes: boolean) => JSON.stringify([{ id: 'F001', category: 'functional', description: 'add a todo', steps: ['run it'], passes }], null, 2);
     try {
       // Written as a person's edit (no touch from the chat): the file watcher brings it.
       await store.engine.update('features.json', () => checklist(false));
