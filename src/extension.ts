@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   registerCommands(context, services, tree, prompts);
   const changeFeed = registerChangeFeed(context, services);
   registerChangeFeedCommands(context, changeFeed, prompts);
-  const { api: chat, feature: chatFeature } = registerChat(context, services);
+  const { api: chat, feature: chatFeature } = registerChat(context, services, prompts);
   registerChatCommands(context, chatFeature, prompts);
   beforeExit = () => chatFeature.controller.flush();
   registerManageCommandRules(context);

@@ -15,6 +15,7 @@ import {
   emptyTokenUsage,
   parseExtensionMessage,
   type ChatAttachment,
+  type ChatStarter,
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
@@ -22,9 +23,10 @@ import {
   type ExtensionToWebview,
   type KeyState,
   type QueuedMessage,
+  type StarterAction,
 } from '../../src/webviews/protocol';
 import { element, icon } from './dom';
-import { actionButton, drawLazily, outputView, renderEntry, updateAssistant, type EntryCallbacks } from './render';
+import { actionButton, drawLazily, outputView, renderEntry, setOutputText, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';
 
 const vscode = vscodeApi();
@@ -32,6 +34,7 @@ const vscode = vscodeApi();
 const transcriptEl = byId('transcript');
 const emptyEl = byId('empty');
 const previousEl = byId('previous');
+const starterEl = byId('starter');
 const keyPromptEl = byId('key-prompt');
 const workingEl = byId('working');
 const workingText = byId('working-text');
@@ -134,7 +137,8 @@ function drawSnapshot(snapshot: ChatSnapshot): void {
   elements.clear();
   dirty.clear();
   dirtyOutputs.clear();
-  for (const id of [...expanded]) if (!byEntryId.has(id)) expanded.delete(id);
+  // A card's own keys ("e12", "e12/output") go with it.
+  for (const id of [...expanded]) if (!byEntryId.has(id.split('/')[0])) expanded.delete(id);
   // One insertion for the whole conversation: one style and layout pass, not one per row.
   const fragment = document.createDocumentFragment();
   for (let i = 0; i < entries.length; i += ROWS_PER_PAGE) {
@@ -231,13 +235,13 @@ function flush(): void {
     const entry = byEntryId.get(id);
     const card = elements.get(id);
     if (entry?.kind !== 'tool' || !card) continue;
-    let pre = card.querySelector<HTMLElement>('.tool-output');
-    if (!pre) {
-      pre = outputView('');
-      card.querySelector('.tool-head')?.after(pre);
+    let box = card.querySelector<HTMLElement>('.tool-output');
+    if (!box) {
+      box = outputView('')[0];
+      // Where the card draws it: under the approval's answer, else under the header.
+      (card.querySelector(':scope > .tool-approval') ?? card.querySelector(':scope > .tool-head'))?.after(box);
     }
-    pre.textContent = entry.output ?? '';
-    pre.scrollTop = pre.scrollHeight;
+    setOutputText(box, entry.output ?? '');
   }
   dirtyOutputs.clear();
   afterChange();
@@ -272,8 +276,36 @@ function drawStatus(next: ChatStatus): void {
   document.body.classList.toggle('running', next.running);
   workingEl.hidden = !next.running || next.working === undefined;
   workingText.textContent = next.working ?? '';
-  drawKey(next.key, next.pendingKey === true, disabled);
+  drawKey(next.key, next.pendingKey === true, disabled, next.keyRejected === true);
   drawAttachments(next.attachments ?? []);
+  drawStarter(next.starter);
+}
+
+const STARTER_ACTIONS: Record<StarterAction, { icon: string; text: string; title: string }> = {
+  initialize: { icon: 'sparkle', text: 'Initialize Project Memory', title: 'Write a feature checklist, a progress log and startup notes for this folder (Claude can draft them).' },
+  resume: { icon: 'debug-continue', text: 'Resume Session', title: 'Claude picks up the next feature that does not pass yet, from the progress log and the checklist.' },
+  addFile: { icon: 'add', text: 'Add File…', title: 'Choose a file to send with your next message.' },
+};
+
+/** The empty chat: which folder and model it works with, and what to start with. */
+function drawStarter(starter: ChatStarter | undefined): void {
+  starterEl.hidden = starter === undefined;
+  if (!starter) {
+    starterEl.replaceChildren();
+    return;
+  }
+  const line = element('p', 'starter-line');
+  line.append(icon('folder'), document.createTextNode(` ${starter.folder}`), element('span', 'starter-sep', ' · '), icon('hubot'), document.createTextNode(` ${starter.model}`));
+  const actions = element('div', 'starter-actions', undefined, { role: 'group', 'aria-label': 'Start with' });
+  const shown: StarterAction[] = starter.canResume ? ['resume', 'initialize', 'addFile'] : ['initialize', 'addFile'];
+  for (const action of shown) {
+    const label = STARTER_ACTIONS[action];
+    const button = element('button', action === shown[0] ? 'button' : 'button secondary', undefined, { type: 'button', 'data-starter': action, title: label.title });
+    button.append(icon(label.icon), document.createTextNode(` ${label.text}`));
+    button.addEventListener('click', () => vscode.postMessage({ type: 'starter', action }));
+    actions.append(button);
+  }
+  starterEl.replaceChildren(line, actions);
 }
 
 function drawQueued(list: readonly QueuedMessage[]): void {
@@ -295,14 +327,17 @@ const KEY_STATES: Record<KeyState, { icon: string; text: string; title: string }
   environment: { icon: 'key', text: 'Key from ANTHROPIC_API_KEY', title: 'The API key comes from the ANTHROPIC_API_KEY environment variable. Click to store another one.' },
 };
 
+const KEY_REJECTED = { icon: 'warning', text: 'API key rejected (401)', title: 'The Anthropic API rejected this key (401). Click to set another one.' };
+
 /** The key's state next to Send, and the key prompt when there is none. */
-function drawKey(key: KeyState | undefined, pending: boolean, disabled: boolean): void {
+function drawKey(key: KeyState | undefined, pending: boolean, disabled: boolean, rejected: boolean): void {
   keyStateButton.hidden = key === undefined;
   if (key !== undefined) {
-    const label = KEY_STATES[key];
+    // After a 401 the line says the key was rejected, not that all is fine.
+    const label = rejected && key !== 'missing' ? KEY_REJECTED : KEY_STATES[key];
     keyStateButton.replaceChildren(icon(label.icon), document.createTextNode(` ${label.text}`));
     keyStateButton.title = label.title;
-    keyStateButton.classList.toggle('missing', key === 'missing');
+    keyStateButton.classList.toggle('missing', key === 'missing' || rejected);
   }
   const show = key === 'missing' && !disabled;
   keyPromptEl.hidden = !show;

@@ -2,9 +2,11 @@
  * One DOM element per conversation entry. Display text goes in with textContent; only assistant
  * markdown becomes HTML, through renderMarkdown (marked, then DOMPurify).
  */
-import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
+import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolFile, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
+import { changeRows, type ChangeRow } from '../../src/webviews/changeRows';
+import { OUTPUT_TAIL_LINES, commandOutcome, outputLineCount, rangeLabel, splitPath, type CommandOutcome } from '../../src/webviews/cardText';
 
-export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' }>;
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { formatUsageDetails, formatUsageLine } from './format';
@@ -60,7 +62,7 @@ export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLEl
     case 'user':
       return entry.label ? promptChip(entry, callbacks) : userEntry(entry.text, entry.attachments);
     case 'assistant':
-      return assistantEntry(entry.markdown, entry.streaming, callbacks);
+      return assistantEntry(entry.markdown, entry.streaming, callbacks, entry.continued === true);
     case 'tool':
       return toolCard(entry, callbacks);
     case 'usage':
@@ -194,10 +196,12 @@ function promptChip(entry: Extract<ChatEntry, { kind: 'user' }>, callbacks: Entr
   return el;
 }
 
-function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCallbacks): HTMLElement {
-  const el = element('div', 'entry assistant');
+function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCallbacks, continued: boolean): HTMLElement {
+  const el = element('div', continued ? 'entry assistant continued' : 'entry assistant');
   const body = element('div', 'markdown');
-  el.append(element('div', 'who', 'Claude'), body);
+  // One "Claude" header per answer; its later texts (between cards) go on without one.
+  if (!continued) el.append(element('div', 'who', 'Claude'));
+  el.append(body);
   if (streaming || !lazy) {
     updateAssistant(el, markdown, streaming, callbacks);
     return el;
@@ -215,15 +219,22 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
   const card = element('div', `entry tool tool-${entry.status}`);
   const status = STATUS_LABELS[entry.status];
   const title = entry.tool ? TOOL_TITLES[entry.tool] : undefined;
+  // A finished command says how it ended: "exit 1" next to a red ✗, never a green ✓.
+  const outcome: CommandOutcome | undefined = entry.exit && entry.status !== 'running' ? commandOutcome(entry.exit) : undefined;
+  const statusText = outcome?.label ? `${status.text}, ${outcome.label}` : status.text;
   card.setAttribute('role', 'group');
-  card.setAttribute('aria-label', `${title ?? 'Memory'} ${entry.command} ${entry.path ?? ''}: ${status.text}`);
+  const range = entry.file ? rangeLabel(entry.file.range) : undefined;
+  card.setAttribute('aria-label', `${title ?? 'Memory'} ${entry.command} ${entry.path ?? ''}${range ? `, lines ${range}` : ''}: ${statusText}`);
   const head = element('div', 'tool-head');
   head.append(icon(TOOL_ICONS[entry.command] ?? 'tools', 'tool-icon'), element('span', 'tool-command', entry.command));
 
   if (entry.tool === 'bash' && entry.path) {
     head.append(element('code', 'tool-path tool-shell', entry.path, { title: entry.path }));
+  } else if (entry.tool && entry.file) {
+    head.append(fileLink(entry.id, entry.file, callbacks));
   } else if (entry.tool && entry.path) {
-    head.append(element('span', 'tool-path', entry.path, { title: entry.path }));
+    // A path outside the folder (the call failed): as written, its name first all the same.
+    head.append(namedPath(entry.path, undefined, 'span', {}));
   } else if (entry.path) {
     const path = entry.path;
     // Every path is under /memories; the narrow side bar shows the part after it, the full one on hover.
@@ -235,13 +246,14 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
     head.append(element('span', 'tool-path', '/memories'));
   }
 
-  const mark = element('span', `tool-status status-${entry.status}`, undefined, { title: status.text, role: 'img', 'aria-label': status.text });
+  if (outcome?.label) head.append(element('span', 'tool-exit', outcome.label, { title: `The command ${outcome.description}.` }));
+  const mark = element('span', `tool-status status-${entry.status}`, undefined, { title: outcome ? `${status.text}: ${outcome.description}` : status.text, role: 'img', 'aria-label': statusText });
   mark.append(icon(status.icon));
   head.append(mark);
   card.append(head);
 
   if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
-  if (entry.output !== undefined) card.append(outputView(entry.output));
+  if (entry.output !== undefined) card.append(...outputView(entry.output, entry.status === 'running' ? undefined : { id: entry.id, callbacks }));
   else if (entry.foldedOutput !== undefined) {
     // An old card's output is not sent with the conversation: one click brings it.
     const bar = element('div', 'tool-edit tool-folded');
@@ -249,7 +261,7 @@ function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks: EntryC
     card.append(bar);
   }
   if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
-  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, callbacks));
+  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, entry.change, callbacks));
 
   const body = toolBody(entry);
   if (body) {
@@ -353,24 +365,85 @@ function cardButton(text: string, iconName: string, message: CardMessage, callba
   return button;
 }
 
-/** A command's live output: the end of it, scrolled to the bottom as it grows. */
-export function outputView(text: string): HTMLElement {
-  const pre = element('pre', 'tool-output', text, { 'aria-label': 'Command output', tabindex: '0' });
-  return pre;
+/**
+ * A command's output: a box that shows its END (where test runners print "# fail 2"), scrolled
+ * to the bottom as it grows and when it is drawn again; the rest is a scroll up away. A finished
+ * output longer than the box gets "Show all (N lines)", which lets the box grow to all of it.
+ * The box anchors at its end by itself (a reversed flex column, chat.css): no script has to
+ * scroll it after it is laid out, also for cards drawn off screen or on a restored chat.
+ */
+export function outputView(text: string, finished?: { id: string; callbacks: Pick<EntryCallbacks, 'isExpanded' | 'setExpanded'> }): HTMLElement[] {
+  const box = element('div', 'tool-output', undefined, { role: 'region', 'aria-label': 'Command output', tabindex: '0' });
+  box.append(element('pre', 'tool-output-text', text));
+  if (!finished) return [box];
+  const lines = outputLineCount(text);
+  if (lines <= OUTPUT_TAIL_LINES) return [box];
+  const key = `${finished.id}/output`;
+  const all = finished.callbacks.isExpanded(key);
+  box.classList.toggle('tool-output-all', all);
+  const bar = element('div', 'tool-output-bar');
+  const toggle = element('button', 'link', undefined, { type: 'button', 'data-action': 'output-all', 'aria-expanded': String(all) });
+  const draw = (open: boolean): void => {
+    toggle.replaceChildren(icon(open ? 'fold' : 'unfold'), document.createTextNode(open ? ' Show the end only' : ` Show all (${lines} lines)`));
+    toggle.setAttribute('aria-expanded', String(open));
+  };
+  draw(all);
+  toggle.addEventListener('click', () => {
+    const open = !box.classList.contains('tool-output-all');
+    box.classList.toggle('tool-output-all', open);
+    draw(open);
+    finished.callbacks.setExpanded(key, open);
+  });
+  bar.append(toggle);
+  return [box, bar];
+}
+
+/** Replaces the text of a card's output box (live output); the box stays anchored at its end. */
+export function setOutputText(box: HTMLElement, text: string): void {
+  const pre = box.querySelector('.tool-output-text');
+  if (pre) pre.textContent = text;
+  else box.textContent = text;
+}
+
+/**
+ * A workspace file on its card: a link whose text puts the name first (it survives a 300 px side
+ * bar; the folder after it is cut first), then a read's lines ("todo.js:19–22  src/").
+ */
+function fileLink(id: string, file: ToolFile, callbacks: EntryCallbacks): HTMLElement {
+  const range = rangeLabel(file.range);
+  const where = `${file.path}${range ? `, lines ${range}` : ''}`;
+  const link = namedPath(file.path, range, 'button', { type: 'button', title: `Open ${where}`, 'aria-label': `Open ${where}`, 'data-action': 'open-file' });
+  link.classList.add('link');
+  link.addEventListener('click', () => callbacks.card({ type: 'openFile', entryId: id }));
+  return link;
+}
+
+function namedPath<K extends 'span' | 'button'>(path: string, range: string | undefined, tag: K, attributes: Record<string, string>): HTMLElementTagNameMap[K] {
+  const { name, folder } = splitPath(path);
+  const el = element(tag, 'tool-path tool-file', undefined, { title: path, ...attributes });
+  el.append(element('span', 'file-name', range ? `${name}:${range}` : name));
+  if (folder) el.append(element('span', 'file-folder', folder));
+  return el;
 }
 
 function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLElement {
   const bar = element('div', 'tool-edit');
   bar.append(element('span', 'edit-size', `+${edit.added} −${edit.removed}`, { title: `${edit.added} line(s) added, ${edit.removed} removed` }));
   bar.append(cardLink('Open Diff', 'diff', { type: 'openDiff', entryId: id }, callbacks, 'open-diff'));
-  if (edit.undone) bar.append(element('span', 'edit-undone', 'Undone'));
+  if (edit.undone) {
+    const undone = element('span', 'edit-undone', undefined, { title: `You undid this edit: ${edit.path} is back to its content before it. Claude is told with your next message.` });
+    undone.append(icon('discard'), document.createTextNode(' Undone'));
+    bar.append(undone);
+  }
   else bar.append(cardLink('Undo', 'discard', { type: 'undoEdit', entryId: id }, callbacks, 'undo'));
   return bar;
 }
 
 /** A memory write's link to its version in the Memory Changes feed (the diff opens with it). */
-function historyBar(id: string, version: number, callbacks: EntryCallbacks): HTMLElement {
+function historyBar(id: string, version: number, change: ToolChange | undefined, callbacks: EntryCallbacks): HTMLElement {
   const bar = element('div', 'tool-edit tool-history');
+  const size = change ? changeSize(change) : undefined;
+  if (size) bar.append(element('span', 'edit-size', `+${size.added} −${size.removed}`, { title: `${size.added} line(s) added, ${size.removed} removed` }));
   const link = cardLink('History', 'history', { type: 'showChange', entryId: id }, callbacks, 'show-change');
   link.title = `Show version ${version} in Memory Changes, with its diff`;
   bar.append(link);
@@ -396,11 +469,12 @@ function toolBody(entry: Extract<ChatEntry, { kind: 'tool' }>): HTMLElement | un
 function changeView(change: ToolChange): HTMLElement {
   switch (change.type) {
     case 'str_replace':
-      return diffLines([...lines(change.old).map((l) => ['del', l] as const), ...lines(change.new).map((l) => ['ins', l] as const)]);
+      // Line by line, the changed words marked: one flipped `false` is one line out, one in.
+      return diffLines(changeRows(change.old, change.new).rows);
     case 'insert':
-      return diffLines(lines(change.text).map((l) => ['ins', l] as const), `after line ${change.line}`);
+      return diffLines(lines(change.text).map((text) => ({ kind: 'ins', text })), `after line ${change.line}`);
     case 'create':
-      return diffLines(lines(change.text).map((l) => ['ins', l] as const));
+      return diffLines(lines(change.text).map((text) => ({ kind: 'ins', text })));
     case 'rename': {
       const el = element('div', 'tool-rename');
       el.append(element('code', '', change.from), icon('arrow-right'), element('code', '', change.to));
@@ -412,16 +486,43 @@ function changeView(change: ToolChange): HTMLElement {
 /** Longest change shown inline; the file itself has the rest. */
 const MAX_CHANGE_LINES = 200;
 
-function diffLines(rows: readonly (readonly ['del' | 'ins', string])[], caption?: string): HTMLElement {
+function diffLines(rows: readonly ChangeRow[], caption?: string): HTMLElement {
   const el = element('div', 'tool-diff', undefined, { role: 'region', 'aria-label': 'What changed' });
   if (caption) el.append(element('div', 'diff-caption', caption));
-  for (const [kind, text] of rows.slice(0, MAX_CHANGE_LINES)) {
-    const row = element('div', `diff-line diff-${kind}`);
-    row.append(element('span', 'diff-sign', kind === 'ins' ? '+' : '−', { 'aria-label': kind === 'ins' ? 'added' : 'removed' }), element('span', 'diff-text', text));
-    el.append(row);
+  for (const row of rows.slice(0, MAX_CHANGE_LINES)) {
+    if (row.kind === 'fold') {
+      el.append(element('div', 'diff-fold', `⋯ ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
+      continue;
+    }
+    const line = element('div', `diff-line diff-${row.kind}`);
+    const sign = row.kind === 'ins' ? '+' : row.kind === 'del' ? '−' : ' ';
+    const label = row.kind === 'ins' ? 'added' : row.kind === 'del' ? 'removed' : 'unchanged';
+    const text = element('span', 'diff-text');
+    if (row.kind !== 'ctx' && row.parts) {
+      for (const part of row.parts) text.append(part.changed ? element('span', 'diff-word', part.text) : document.createTextNode(part.text));
+    } else {
+      text.textContent = row.text;
+    }
+    line.append(element('span', 'diff-sign', sign, { 'aria-label': label }), text);
+    el.append(line);
   }
   if (rows.length > MAX_CHANGE_LINES) el.append(element('div', 'diff-caption', `… ${rows.length - MAX_CHANGE_LINES} more lines`));
   return el;
+}
+
+/** Lines a memory write added and removed, for its card's "+1 −1". */
+function changeSize(change: ToolChange): { added: number; removed: number } | undefined {
+  switch (change.type) {
+    case 'str_replace': {
+      const { added, removed } = changeRows(change.old, change.new);
+      return { added, removed };
+    }
+    case 'insert':
+    case 'create':
+      return { added: lines(change.text).length, removed: 0 };
+    case 'rename':
+      return undefined;
+  }
 }
 
 function lines(text: string): string[] {

@@ -15,7 +15,7 @@ export async function deleteEntry(ctx: TreeCommandContext, arg: unknown): Promis
   const folder = node.kind === 'folder';
   const confirmed = await ctx.prompts.confirm(
     `Delete ${folder ? 'folder' : 'file'} '${nameOf(node)}'${folder ? ' and everything in it' : ''}?`,
-    `${displayOf(node.rel)} in ${node.store.folder.name}. This cannot be undone.`,
+    `${displayOf(node.rel)} in ${node.store.folder.name}. ${deleteDetail(ctx.services.settings.get('historyEnabled'), folder)}`,
     'Delete',
   );
   if (!confirmed) return false;
@@ -28,4 +28,15 @@ export async function deleteEntry(ctx: TreeCommandContext, arg: unknown): Promis
   ctx.services.logger('tree').info(`user deleted ${displayOf(node.rel)} in ${node.store.folder.name}`);
   ctx.tree.provider.refresh();
   return true;
+}
+
+/**
+ * What Delete's dialog says about getting the file back: with history on, Recently Deleted (at
+ * the end of the store in the Memory tree) restores it, so "cannot be undone" would be untrue.
+ */
+export function deleteDetail(historyEnabled: boolean, folder: boolean): string {
+  if (!historyEnabled) return 'Memory history is off, so this cannot be undone.';
+  return folder
+    ? 'Its files can be restored from Recently Deleted in the Memory view (while history keeps them).'
+    : 'It can be restored from Recently Deleted in the Memory view (while history keeps it).';
 }

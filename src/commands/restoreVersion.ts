@@ -46,12 +46,19 @@ export async function restoreDeleted(ctx: TreeCommandContext, arg?: unknown): Pr
   } catch {
     // Still gone: restore it.
   }
-  const restored = await restoreNow(ctx, store, rel, node.deletion.version, `${displayOf(rel)} restored`);
-  if (restored !== undefined) await vscode.commands.executeCommand('vscode.open', store.fs.uriOf(rel), { preview: true });
+  const restored = await restoreNow(ctx, store, rel, node.deletion.version, `$(history) ${displayOf(rel)} restored from Recently Deleted`, RESTORED_MESSAGE_MS);
+  if (restored !== undefined) {
+    await vscode.commands.executeCommand('vscode.open', store.fs.uriOf(rel), { preview: true });
+    // Where it is back: selected in the tree (the editor keeps the focus).
+    void ctx.tree.revealer.revealCreated(store, displayOf(rel));
+  }
   return restored;
 }
 
-async function restoreNow(ctx: TreeCommandContext, store: VersionRef['store'], rel: string, version: number, done: string): Promise<number | undefined> {
+/** How long the status bar says a deleted file came back (long enough to be seen after the editor opens). */
+const RESTORED_MESSAGE_MS = 8_000;
+
+async function restoreNow(ctx: TreeCommandContext, store: VersionRef['store'], rel: string, version: number, done: string, messageMs = 4000): Promise<number | undefined> {
   let recorded: number | undefined;
   try {
     recorded = await store.engine.restore(rel, version);
@@ -61,7 +68,7 @@ async function restoreNow(ctx: TreeCommandContext, store: VersionRef['store'], r
   }
   ctx.services.logger('tree').info(`user restored ${displayOf(rel)} to version ${version} in ${store.folder.name}${recorded === undefined ? ' (it already held it)' : ` (version ${recorded})`}`);
   ctx.tree.provider.refresh();
-  vscode.window.setStatusBarMessage(recorded === undefined ? `${displayOf(rel)} already holds version ${version}` : done, 4000);
+  vscode.window.setStatusBarMessage(recorded === undefined ? `${displayOf(rel)} already holds version ${version}` : done, messageMs);
   return recorded;
 }
 

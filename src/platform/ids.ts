@@ -67,6 +67,8 @@ export const CONTEXT_KEYS = {
   storeEmpty: 'claudeMemory.storeEmpty',
   chatRunning: 'claudeMemory.chatRunning',
   apiKeySet: 'claudeMemory.apiKeySet',
+  /** Some folder's checklist has a feature not passing yet: the Features view offers Resume Session. */
+  canResume: 'claudeMemory.canResume',
   /** The active editor tab is a diff of a memory file's earlier version (Restore This Version shows). */
   versionDiffActive: 'claudeMemory.versionDiffActive',
 } as const;

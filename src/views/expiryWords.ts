@@ -33,3 +33,15 @@ export function expiryLine(outlook: ExpiryOutlook): string | undefined {
 export function expiredMessage(count: number, days: number): string {
   return `${count} ${count === 1 ? 'memory' : 'memories'} expired (unused for ${days} ${days === 1 ? 'day' : 'days'})`;
 }
+
+/**
+ * The toast after a sweep names what went: "3 memories expired (unused for 90 days): a.md,
+ * notes/b.md, c.md", more than three as "…, c.md and 2 more".
+ */
+export function expiredToast(count: number, days: number, paths: readonly string[]): string {
+  const head = expiredMessage(count, days);
+  if (paths.length === 0) return head;
+  const shown = paths.slice(0, 3);
+  const more = count - shown.length;
+  return `${head}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
+}

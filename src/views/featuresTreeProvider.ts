@@ -280,6 +280,8 @@ function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
   item.checkboxState = {
     state: feature.passes ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
     tooltip: feature.passes ? 'Passing: untick to mark it failing' : 'Tick when verified end-to-end',
+    // A screen reader names the checkbox by its feature (its checked state says passing or not).
+    accessibilityInformation: featureCheckboxAccessibility(feature),
   };
   const tooltip = new vscode.MarkdownString(undefined, false);
   tooltip.appendMarkdown(`**${feature.id}** (${feature.category}): ${feature.passes ? 'passing' : 'not passing yet'}\n\n`);
@@ -292,6 +294,11 @@ function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
   item.command = { command: OPEN_FEATURE_COMMAND, title: 'Open in features.json', arguments: [store.folder.uri, feature.id] };
   item.contextValue = feature.passes ? 'feature.passing' : 'feature.failing';
   return item;
+}
+
+/** The name of a feature's checkbox: its id and description ("F002: complete marks a todo done"). */
+export function featureCheckboxAccessibility(feature: Pick<Feature, 'id' | 'description'>): vscode.AccessibilityInformation {
+  return { label: `${feature.id}: ${plainText(feature.description)}`, role: 'checkbox' };
 }
 
 function stepItem(node: Extract<FeatureNode, { kind: 'step' }>): vscode.TreeItem {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { userFacingReason } from '../core/memory/errors';
 import { withFeaturePasses } from '../core/session/features';
 import { SESSION_FILES } from '../core/session/memoryFiles';
-import { VIEWS } from '../platform/ids';
+import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { MemoryStore } from '../platform/memoryStores';
 import type { ExtensionServices } from '../platform/services';
 import { FeaturesTreeProvider, passingLabel, type FeatureNode, type FolderChecklist } from './featuresTreeProvider';
@@ -57,6 +57,12 @@ function showProgress(view: vscode.TreeView<FeatureNode>, lists: FolderChecklist
   const passing = ok.reduce((n, l) => n + l.summary.passing, 0);
   const total = ok.reduce((n, l) => n + l.summary.total, 0);
   view.description = ok.length ? passingLabel({ passing, total, nextFailing: undefined }) : undefined;
+  void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.canResume, canResume(lists));
+}
+
+/** Resume has something to do: a checklist with a feature that does not pass yet. */
+export function canResume(lists: readonly FolderChecklist[]): boolean {
+  return lists.some((l) => l.state === 'ok' && l.summary.nextFailing !== undefined);
 }
 
 /** Ticks and unticks by hand: the user is the authority over the checklist. */

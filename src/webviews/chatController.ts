@@ -9,13 +9,16 @@ import * as vscode from 'vscode';
 import { restoreHistory, trimHistory } from '../core/agent/historyRepair';
 import { AgentSession } from '../core/agent/session';
 import { chatTitle, type ChatArchive, type ChatSummary, type StoredChat } from '../core/session/chatArchive';
+import { parseFeatures, summarizeFeatures } from '../core/session/features';
+import { SESSION_FILES } from '../core/session/memoryFiles';
 import type { AgentOptions } from '../core/agent/options';
 import type { AgentOutcome } from '../core/agent/events';
+import { undoneEditsNote, type UndoneEdit } from '../core/workspace/messages';
 import type { MemoryToolExecutor, TouchedPath } from '../core/memory/types';
 import type { ChatAuthor } from './chatMemory';
 import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { Logger } from '../platform/logger';
-import type { WorkspaceTools } from '../platform/workspaceTools';
+import { folderInfo, type WorkspaceTools } from '../platform/workspaceTools';
 import type { SettingsSnapshot } from '../platform/settings';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ApprovalRequest, CardDecision, ToolApprover } from '../core/agent/tools';
@@ -119,6 +122,8 @@ export type ChatSendResult =
 const CONTINUE_PROMPT = 'Please continue where you left off.';
 
 export class ChatController implements vscode.Disposable {
+  /** Workspace edits the user undid from their cards since the last message: told to Claude with the next one. */
+  private undoneEdits: UndoneEdit[] = [];
   /** The next send is a Resume session's routine (SendOptions.resume). */
   private resumeNext = false;
   private readonly transcript = new ChatTranscript();
@@ -239,6 +244,8 @@ export class ChatController implements vscode.Disposable {
   async refreshKey(): Promise<ChatSendResult | undefined> {
     const key = await this.env.keyState();
     this.emit(this.transcript.setKeyState(key));
+    // A new (or removed) key: the one the API rejected is not the one on the key line any more.
+    this.emit(this.transcript.setKeyRejected(false));
     const pending = this.pendingKeyPrompts;
     if (key === 'missing' || pending.length === 0 || this.running) return undefined;
     this.pendingKeyPrompts = [];
@@ -271,12 +278,25 @@ export class ChatController implements vscode.Disposable {
 
   /** Restores the file of the edit on card `entryId` while it still holds Claude's version. */
   async undoEdit(entryId: string): Promise<UndoResult> {
+    const edit = this.edits.get(entryId);
     const result = await this.edits.undo(entryId);
     if (result.ok) {
       this.emit(this.transcript.markUndone(entryId));
-      this.env.log.info('undid an edit from its chat card');
+      // Claude is told with the next message; a later undo of the same file says the latest state.
+      if (edit) {
+        this.undoneEdits = this.undoneEdits.filter((u) => u.path !== edit.path);
+        this.undoneEdits.push({ path: edit.path, created: edit.before === undefined });
+      }
+      this.env.log.info('undid an edit from its chat card; Claude is told with the next message');
     }
     return result;
+  }
+
+  /** The edits undone since Claude's last turn, for the next message's note (empty after). */
+  private takeUndoneEditsNote(): string | undefined {
+    const note = undoneEditsNote(this.undoneEdits);
+    this.undoneEdits = [];
+    return note;
   }
 
   /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */
@@ -350,7 +370,32 @@ export class ChatController implements vscode.Disposable {
     this.retryPrompt = undefined;
     this.env.log.info(`the chat now works in folder "${store.folder.name}"`);
     this.folderChanges.fire();
+    void this.refreshStarter();
     return { ok: true, changed: true };
+  }
+
+  /**
+   * The empty chat's line and starter actions: the folder, the model, and whether the folder's
+   * checklist has a feature left (Resume Session is offered only then). Call when the folder, the
+   * model or features.json may have changed.
+   */
+  async refreshStarter(): Promise<void> {
+    const store = this.currentStore();
+    if (!store) {
+      this.emit(this.transcript.setStarter(undefined));
+      return;
+    }
+    let canResume = false;
+    try {
+      const text = await store.readFile?.(SESSION_FILES.features);
+      const parsed = text === undefined ? undefined : parseFeatures(text);
+      canResume = parsed?.ok === true && summarizeFeatures(parsed.features).nextFailing !== undefined;
+    } catch {
+      // Unreadable: nothing to offer.
+    }
+    // The folder may have changed while the file was read.
+    if (this.currentStore()?.folder.uri.toString() !== store.folder.uri.toString()) return;
+    this.emit(this.transcript.setStarter({ folder: store.folder.name, model: this.env.settings().model, canResume }));
   }
 
   /** Recomputes why the chat is unusable (trust, folders); call when either changes. */
@@ -362,6 +407,7 @@ export class ChatController implements vscode.Disposable {
     }
     const disabled = this.disabled();
     this.emit(this.transcript.setDisabledReason(disabled?.reason, disabled?.action));
+    void this.refreshStarter();
   }
 
   /**
@@ -419,7 +465,10 @@ export class ChatController implements vscode.Disposable {
       this.giveBack([item], disabled.reason);
       return { started: false, reason: disabled.reason };
     }
-    const full = await promptWithAttachments(text, attachments);
+    // Edits the user undid from their cards since Claude's last turn: Claude reads it first.
+    const note = this.takeUndoneEditsNote();
+    const withAttachments = await promptWithAttachments(text, attachments);
+    const full = note === undefined ? withAttachments : `${note}\n\n${withAttachments}`;
     if ((await this.env.keyState()) === 'missing') {
       // Kept on screen and sent once a key is set, instead of an error about a missing key.
       this.pendingKeyPrompts.push(full);
@@ -591,6 +640,8 @@ export class ChatController implements vscode.Disposable {
       const agent = await this.sessionFor(store);
       const requireProgressEntry = this.resumeNext;
       this.resumeNext = false;
+      // Editor cards name files relative to the folder the tools work in.
+      this.transcript.setWorkspaceFolder(folderInfo(store.folder, this.env.settings().memoryFolder));
       this.emit(this.transcript.begin(text, this.env.settings().model, view));
       this.showProgress(true);
       const outcome = await agent.send(
@@ -724,6 +775,8 @@ export class ChatController implements vscode.Disposable {
     this.disposeTools();
     this.retryPrompt = undefined;
     this.pendingKeyPrompts = [];
+    // A new conversation's Claude never saw those edits.
+    this.undoneEdits = [];
     this.giveBack([...this.queued], 'Not sent: the conversation it was queued in was replaced. Your message is back in the input.');
     this.toolFolders.clear();
     this.chat = undefined;

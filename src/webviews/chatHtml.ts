@@ -65,6 +65,7 @@ export function buildChatHtml(resources: ChatHtmlResources, nonce: string = crea
 <main id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation with Claude" tabindex="0">
 <div id="empty" class="empty">
 <p>Ask Claude something. It reads and writes its memory in <code>.claude-memories/</code> of this workspace, and every memory operation shows up here.</p>
+<div id="starter" class="starter" hidden></div>
 <p id="previous" hidden>Earlier chats are in Chat History. <button type="button" id="reopen" class="link"><span class="codicon codicon-history" aria-hidden="true"></span> Reopen the last one</button></p>
 </div>
 <div id="key-prompt" class="key-prompt" role="region" aria-label="API key needed" hidden></div>

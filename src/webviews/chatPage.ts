@@ -8,7 +8,7 @@ import type { CardDecision } from '../core/agent/tools';
 import type { Logger } from '../platform/logger';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './chatHtml';
-import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type WebviewToExtension } from './protocol';
+import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type StarterAction, type WebviewToExtension } from './protocol';
 
 /** What the webview's buttons do; implemented by registerChat so the commands share the code. */
 export interface ChatActions {
@@ -33,6 +33,10 @@ export interface ChatActions {
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
   showChange(entryId: string): Promise<void>;
   unfoldOutput(entryId: string): void;
+  /** Opens a workspace file card's file (at the lines it read). */
+  openFile(entryId: string): Promise<void>;
+  /** The empty chat's starter actions. */
+  starter(action: StarterAction): void;
 }
 
 type Handlers = { [K in Exclude<WebviewToExtension['type'], 'ready'>]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -62,6 +66,8 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     undoEdit: (m) => actions.undoEdit(m.entryId),
     showChange: (m) => actions.showChange(m.entryId),
     unfoldOutput: (m) => actions.unfoldOutput(m.entryId),
+    openFile: (m) => actions.openFile(m.entryId),
+    starter: (m) => actions.starter(m.action),
   };
   return async (raw) => {
     const message = parseWebviewMessage(raw);

@@ -9,14 +9,20 @@ import { memoryFileReadOf, memoryReadsNote } from '../core/agent/memoryReads';
 import type { RowSplitter } from '../core/session/chatArchive';
 import { estimateCost, responseCost } from '../core/agent/pricing';
 import type { ApprovalRequest, ToolCallDetail } from '../core/agent/tools';
+import { EDITOR_TOOL } from '../core/workspace/messages';
+import { parseWorkspacePath, type WorkspaceFolderInfo } from '../core/workspace/paths';
+import { readSummary } from './cardText';
 import {
   MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
   isEntry,
   type ApprovalState,
+  type CommandExit,
   type ToolApproval,
+  type ToolFile,
   type ToolEdit,
   type ChatAttachment,
+  type ChatStarter,
   type ChatEntry,
   type ChatSnapshot,
   type ChatStatus,
@@ -70,8 +76,10 @@ export type ChatPatch = Exclude<ExtensionToWebview, { type: 'focusInput' }>;
 export function actionsFor(kind: AgentErrorKind): ErrorAction[] {
   switch (kind) {
     case 'missing_key':
-    case 'auth':
       return ['setApiKey'];
+    case 'auth':
+      // The question is kept: Retry sends it again (after Set API Key, that happens by itself).
+      return ['setApiKey', 'retry'];
     case 'permission':
     case 'not_found':
     case 'bad_request':
@@ -102,6 +110,8 @@ export class ChatTranscript {
   private running = false;
   private working: string | undefined;
   private key: KeyState | undefined;
+  private keyRejected = false;
+  private starter: ChatStarter | undefined;
   private pendingKey = false;
   private hasPrevious = false;
   private attachments: ChatAttachment[] = [];
@@ -120,6 +130,8 @@ export class ChatTranscript {
   private nextId = 1;
   /** Ids of assistant entries streamed in the current model response (voided by a `retry`). */
   private turnTextIds: string[] = [];
+  /** The first text of the running answer: the one with the "Claude" header (later ones continue it). */
+  private answerTextId: string | undefined;
   /** The assistant entry text deltas currently append to. */
   private openTextId: string | undefined;
   /** tool_use id → entry id, for the current send (a scripted server may reuse tool ids). */
@@ -129,6 +141,13 @@ export class ChatTranscript {
    * shown; undefined for later sends.
    */
   private reads: { paths: string[]; id?: string } | undefined;
+  /** The folder the running send's workspace tools work in: editor cards show paths relative to it. */
+  private folder: WorkspaceFolderInfo | undefined;
+
+  /** The workspace folder of the sends that follow (editor cards name their files relative to it). */
+  setWorkspaceFolder(folder: WorkspaceFolderInfo | undefined): void {
+    this.folder = folder;
+  }
 
   snapshot(): ChatSnapshot {
     return { entries: this.entries.map((e) => ({ ...e })), status: this.status() };
@@ -170,10 +189,12 @@ export class ChatTranscript {
       ...(this.requests > 0 && this.costUsd !== undefined ? { costUsd: this.costUsd } : {}),
       ...(this.working !== undefined ? { working: this.working } : {}),
       ...(this.key !== undefined ? { key: this.key } : {}),
+      ...(this.keyRejected ? { keyRejected: true } : {}),
       ...(this.pendingKey ? { pendingKey: true } : {}),
       ...(this.hasPrevious ? { hasPrevious: true } : {}),
       ...(this.attachments.length > 0 ? { attachments: this.attachments.map((a) => ({ ...a })) } : {}),
       ...(this.queued.length > 0 ? { queued: this.queued.map((q) => ({ ...q })) } : {}),
+      ...(this.starter ? { starter: { ...this.starter } } : {}),
     };
   }
 
@@ -229,6 +250,20 @@ export class ChatTranscript {
     return [this.statusPatch()];
   }
 
+  /** What the empty chat shows: the folder, the model, whether Resume has work (undefined: no folder). */
+  setStarter(starter: ChatStarter | undefined): ChatPatch[] {
+    if (JSON.stringify(starter) === JSON.stringify(this.starter)) return [];
+    this.starter = starter ? { ...starter } : undefined;
+    return [this.statusPatch()];
+  }
+
+  /** The API rejected the key (401), or a new key / a successful request says it no longer does. */
+  setKeyRejected(rejected: boolean): ChatPatch[] {
+    if (rejected === this.keyRejected) return [];
+    this.keyRejected = rejected;
+    return [this.statusPatch()];
+  }
+
   /** Whether a message is waiting for a key (shown as the key prompt's "your message is kept"). */
   setPendingKey(pending: boolean): ChatPatch[] {
     if (pending === this.pendingKey) return [];
@@ -261,6 +296,7 @@ export class ChatTranscript {
   private resetSend(): void {
     this.turnTextIds = [];
     this.openTextId = undefined;
+    this.answerTextId = undefined;
     this.toolEntries.clear();
     this.reads = undefined;
     this.running = false;
@@ -360,12 +396,22 @@ export class ChatTranscript {
     switch (event.type) {
       case 'text':
         return [...this.appendText(event.text), ...this.setWorking(undefined)];
-      case 'tool_start':
+      case 'tool_start': {
         this.openTextId = undefined;
+        const file = this.fileOf(event.tool, event.path, undefined);
         return [
-          this.upsert({ kind: 'tool', id: this.toolEntryId(event.id), ...toolName(event.tool), command: event.command, path: event.path, status: 'running' }),
+          this.upsert({
+            kind: 'tool',
+            id: this.toolEntryId(event.id),
+            ...toolName(event.tool),
+            command: event.command,
+            path: file?.path ?? event.path,
+            status: 'running',
+            ...(file ? { file } : {}),
+          }),
           ...this.setWorking(undefined),
         ];
+      }
       case 'tool_end': {
         this.openTextId = undefined;
         const change = changeOf(event.detail);
@@ -373,24 +419,36 @@ export class ChatTranscript {
         const before = this.find(id);
         const kept = before?.kind === 'tool' ? { ...(before.approval ? { approval: before.approval } : {}), ...(before.output ? { output: before.output } : {}) } : {};
         const edit = event.detail?.kind === 'edit' && !event.is_error ? editOf(event.detail.path, event.detail.before, event.detail.after) : undefined;
+        const exit = exitOf(event.detail);
+        const file = this.fileOf(event.tool, event.path, event.is_error ? undefined : event.detail);
+        // A command that ran but failed (exit 1, a timeout) is a failure on its card, though
+        // Claude gets its output as an ordinary result.
+        const failed = event.is_error || (exit !== undefined && (exit.ended !== undefined || exit.code !== 0));
+        // A successful editor card does not repeat its path below the header: a read says which
+        // lines it covered, an edit has its bar (size, Open Diff, Undo).
+        const summary = file && !event.is_error && event.tool === EDITOR_TOOL.name ? (event.detail?.kind === 'fileRead' ? readSummary(file) : undefined) : event.summary;
         return [
           this.upsert({
             kind: 'tool',
             id,
             ...toolName(event.tool),
             command: event.command,
-            path: event.touched?.newPath ?? event.path,
-            status: event.is_error ? 'error' : 'ok',
-            summary: event.summary,
+            path: file?.path ?? event.touched?.newPath ?? event.path,
+            status: failed ? 'error' : 'ok',
+            ...(summary !== undefined ? { summary } : {}),
             ...(change ? { change } : {}),
             ...kept,
             ...(edit ? { edit } : {}),
+            ...(exit ? { exit } : {}),
+            ...(file ? { file } : {}),
             ...(event.touched?.version !== undefined && !event.is_error ? { version: event.touched.version } : {}),
           }),
           ...this.setWorking(WAITING_TEXT),
         ];
       }
       case 'usage':
+        // A request went through: whatever key it used is accepted.
+        this.keyRejected = false;
         this.sendRequests += 1;
         this.sendUsage = addUsage(this.sendUsage, event.usage);
         {
@@ -420,7 +478,9 @@ export class ChatTranscript {
       case 'compaction':
         return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.line })];
       case 'memory_prompt':
-        // A built-in request the loop sent to Claude: a compact chip, like Resume's routine.
+        // A built-in request the loop sent to Claude: a compact chip, like Resume's routine. What
+        // Claude says next answers it, under a header of its own.
+        this.answerTextId = undefined;
         return [...this.closeTurn(), this.add({ kind: 'user', id: this.id(), text: event.text, label: event.label })];
       case 'retry':
         return [
@@ -432,11 +492,40 @@ export class ChatTranscript {
         return [...this.closeTurn(), ...this.setWorking(WAITING_TEXT)];
       case 'error':
         if (event.kind === 'cancelled') return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.message })];
-        return [...this.closeTurn(), this.add({ kind: 'error', id: this.id(), message: event.message, actions: actionsFor(event.kind) })];
+        return [
+          ...this.closeTurn(),
+          this.add({ kind: 'error', id: this.id(), message: event.message, actions: actionsFor(event.kind) }),
+          ...(event.kind === 'auth' ? this.setKeyRejected(true) : []),
+        ];
       case 'done':
         return this.finish();
       case 'tool_output':
         return this.appendOutput(event.id, event.text);
+    }
+  }
+
+  /**
+   * The workspace file of a text editor card: its path relative to the folder (from the result
+   * when there is one, else the path as Claude wrote it, when it lies in the folder), with the
+   * lines a read covered or the first line an edit changed. Undefined for other tools and for
+   * paths outside the folder (those cards show the path as written, without a link).
+   */
+  private fileOf(tool: string | undefined, raw: string | undefined, detail: ToolCallDetail | undefined): ToolFile | undefined {
+    if (tool !== EDITOR_TOOL.name) return undefined;
+    if (detail?.kind === 'fileRead') {
+      return { path: detail.path, ...(detail.range ? { range: [detail.range[0], detail.range[1]] as [number, number] } : {}), ...(detail.lines !== undefined ? { lines: detail.lines } : {}), ...(detail.directory ? { directory: true } : {}) };
+    }
+    if (detail?.kind === 'edit') {
+      const line = firstChangedLine(detail.before ?? '', detail.after);
+      return { path: detail.path, ...(line !== undefined ? { line } : {}) };
+    }
+    const folder = this.folder;
+    if (!folder || raw === undefined) return undefined;
+    try {
+      const rel = parseWorkspacePath(raw, folder).rel;
+      return { path: rel === '' ? '.' : rel, ...(rel === '' ? { directory: true } : {}) };
+    } catch {
+      return undefined;
     }
   }
 
@@ -536,7 +625,10 @@ export class ChatTranscript {
       open.markdown += text;
       return [{ type: 'text', id: open.id, text }];
     }
-    const entry: ChatEntry = { kind: 'assistant', id: this.id(), markdown: text, streaming: true };
+    // One "Claude" header per answer: the answer's later texts (between its cards) go on under it.
+    const continued = this.answerTextId !== undefined && this.find(this.answerTextId) !== undefined;
+    const entry: ChatEntry = { kind: 'assistant', id: this.id(), markdown: text, streaming: true, ...(continued ? { continued: true } : {}) };
+    if (!continued) this.answerTextId = entry.id;
     this.openTextId = entry.id;
     this.turnTextIds.push(entry.id);
     return [this.add(entry)];
@@ -673,6 +765,22 @@ export function lineCounts(before: string | undefined, after: string): { added: 
 
 function editOf(path: string, before: string | undefined, after: string): ToolEdit {
   return { path, ...lineCounts(before, after) };
+}
+
+/** A bash command's end, from its result's detail. */
+function exitOf(detail: ToolCallDetail | undefined): CommandExit | undefined {
+  if (detail?.kind !== 'command') return undefined;
+  return { ...(detail.exitCode !== undefined ? { code: detail.exitCode } : {}), ...(detail.ended ? { ended: detail.ended } : {}) };
+}
+
+/** The 1-based line where `after` first differs from `before` (undefined when they are equal). */
+export function firstChangedLine(before: string, after: string): number | undefined {
+  if (before === after) return undefined;
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return Math.min(i, Math.max(0, b.length - 1)) + 1;
 }
 
 function changeOf(detail: ToolCallDetail | undefined): ToolChange | undefined {

@@ -44,6 +44,30 @@ export interface ToolEdit {
   undone?: boolean;
 }
 
+/**
+ * How a finished command ended (its card's header): the exit code, or why it ended early. A
+ * non-zero code, a timeout, a stop or a kill is a failure, shown as one.
+ */
+export interface CommandExit {
+  /** Undefined when the process had none (killed by a signal, or ended early). */
+  code?: number;
+  ended?: 'timeout' | 'cancelled' | 'restart';
+}
+
+/**
+ * A workspace file on an editor card (view, create, str_replace, insert): its folder-relative
+ * path, so the card shows the name first and links to it. `range`: a view's view_range (1-based,
+ * -1 = the end); `lines`: the file's line count when it was read; `line`: the first line an
+ * insert wrote; `directory`: a view of a folder.
+ */
+export interface ToolFile {
+  path: string;
+  range?: [number, number];
+  lines?: number;
+  line?: number;
+  directory?: boolean;
+}
+
 /** Longest live output a card keeps (the end of it). */
 export const MAX_CARD_OUTPUT_CHARS = 16_000;
 
@@ -70,8 +94,11 @@ export type ChatEntry =
    * collapsed. `attachments`: the chips that travelled with the message.
    */
   | { kind: 'user'; id: string; text: string; label?: string; attachments?: string[] }
-  /** Markdown as the model wrote it; the webview renders and sanitizes it. */
-  | { kind: 'assistant'; id: string; markdown: string; streaming: boolean }
+  /**
+   * Markdown as the model wrote it; the webview renders and sanitizes it. `continued`: a later
+   * text of the same answer (after a card), shown without a second "Claude" header.
+   */
+  | { kind: 'assistant'; id: string; markdown: string; streaming: boolean; continued?: boolean }
   /**
    * One tool call. `tool`: memory (absent), str_replace_based_edit_tool or bash. `path` is a
    * `/memories/...` path for memory calls. `change`: what a memory write changed.
@@ -99,6 +126,10 @@ export type ChatEntry =
       edit?: ToolEdit;
       /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
       version?: number;
+      /** A finished bash command: how it ended. */
+      exit?: CommandExit;
+      /** A workspace editor call whose path is in the folder: the card's link opens it (`openFile`). */
+      file?: ToolFile;
     }
   /**
    * Token counts of one answer (all its model requests), with the estimated cost in USD when the
@@ -140,15 +171,30 @@ export interface ChatStatus {
   working?: string;
   /** Undefined until the extension has looked. */
   key?: KeyState;
+  /** The API rejected the key (401) on the last request; cleared when the key changes or a request succeeds. */
+  keyRejected?: boolean;
   /** A message that waits for an API key: it is sent once a key is set. */
   pendingKey?: boolean;
   /** Another chat of this workspace's Chat History can be reopened (the empty chat offers it). */
   hasPrevious?: boolean;
   /** Chips that go with the next message. */
   attachments?: ChatAttachment[];
+  /** What the empty chat says it works with, and whether Resume Session has work to pick up. */
+  starter?: ChatStarter;
   /** Messages sent while an answer was running: each goes out when the one before it is over. */
   queued?: QueuedMessage[];
 }
+
+/** The empty chat's line and starter actions: the folder, the model, Resume when it has work. */
+export interface ChatStarter {
+  folder: string;
+  model: string;
+  /** The folder's checklist has a feature that does not pass yet. */
+  canResume: boolean;
+}
+
+/** A starter action of the empty chat. */
+export type StarterAction = 'initialize' | 'resume' | 'addFile';
 
 /** A message waiting for its turn. */
 export interface QueuedMessage {
@@ -206,7 +252,11 @@ export type WebviewToExtension =
   /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
   | { type: 'showChange'; entryId: string }
   /** A folded card's Show Output: the extension sends the card again with its output. */
-  | { type: 'unfoldOutput'; entryId: string };
+  | { type: 'unfoldOutput'; entryId: string }
+  /** A workspace file card's link: opens the card's file (at the lines it read). */
+  | { type: 'openFile'; entryId: string }
+  /** A starter action of the empty chat: Initialize, Resume Session, Add File. */
+  | { type: 'starter'; action: StarterAction };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -257,8 +307,12 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
+  }
+  if (type === 'starter') {
+    const action = value.action;
+    return action === 'initialize' || action === 'resume' || action === 'addFile' ? { type, action } : undefined;
   }
   if (type === 'removeAttachment') {
     return isEntryId(value.id) ? { type, id: value.id } : undefined;

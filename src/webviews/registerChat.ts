@@ -9,9 +9,11 @@ import type { ExtensionServices } from '../platform/services';
 import { SETTINGS_SECTION } from '../platform/settings';
 import { formatCost } from '../core/agent/pricing';
 import { ChatArchive, type ChatSummary } from '../core/session/chatArchive';
+import { SESSION_FILES } from '../core/session/memoryFiles';
 import { workspaceChatBlobs } from '../platform/chatStorage';
 import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
 import { runCodeAction } from './chatCodeActions';
+import { openLine } from './cardText';
 import { chatEnvironment } from './chatEnvironment';
 import { chatMessageRouter, type ChatActions } from './chatPage';
 import { ChatPanel } from './chatPanel';
@@ -72,11 +74,17 @@ export interface ChatFeature {
   openInEditor(): void;
 }
 
-export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices): { api: ChatApi; feature: ChatFeature } {
+/** The questions the chat asks outside its webview (the commands layer's UserPrompts fits). */
+export interface ChatPrompts {
+  /** A modal yes/no; true only when the user chose `confirmLabel`. */
+  confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;
+}
+
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts): { api: ChatApi; feature: ChatFeature } {
   const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation, undefined, savedConversationRows);
   const env = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
   const controller = new ChatController(env);
-  const actions = chatActions(controller, env);
+  const actions = chatActions(controller, env, prompts);
   const route = chatMessageRouter(actions, env.log);
   const provider = new ChatViewProvider(context.extensionUri, controller, route, env.log);
   const panel = new ChatPanel(context.extensionUri, controller, route, env.log);
@@ -135,6 +143,12 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     }),
     services.settings.onDidChange((change) => {
       if (change.affects('memoryFolder')) controller.refreshAvailability();
+      else if (change.affects('model')) void controller.refreshStarter();
+    }),
+    // The empty chat offers Resume Session while the checklist has a feature left: features.json
+    // is followed whoever changes it (Claude, a tick in the Features view, the editor, git).
+    services.storeChanges.onDidChange(({ store, uris, ownWrite }) => {
+      if (store === undefined || ownWrite || uris.some((u) => u.toString() === store.fs.uriOf(SESSION_FILES.features).toString())) void controller.refreshStarter();
     }),
     // A card waiting while the chat is out of sight: a badge, and a notification with Open Chat.
     controller.onDidChangeWaiting((waiting) => {
@@ -174,7 +188,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   return { api, feature };
 }
 
-function chatActions(controller: ChatController, env: ChatEnvironment): ChatActions {
+function chatActions(controller: ChatController, env: ChatEnvironment, prompts: ChatPrompts): ChatActions {
   return {
     send: (text) => void controller.send(text).then(explainRefusal),
     stop: () => controller.stop(),
@@ -195,12 +209,14 @@ function chatActions(controller: ChatController, env: ChatEnvironment): ChatActi
     openDiff: async (entryId) => {
       if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
     },
-    undoEdit: async (entryId) => {
-      const result = await controller.undoEdit(entryId);
-      if (!result.ok) void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
-    },
+    undoEdit: (entryId) => undoEdit(controller, prompts, env.log, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
+    openFile: (entryId) => openFile(controller, entryId),
+    starter: (action) => {
+      const command = { initialize: COMMANDS.initialize, resume: COMMANDS.resume, addFile: COMMANDS.chatAddFile }[action];
+      void vscode.commands.executeCommand(command);
+    },
   };
 }
 
@@ -266,6 +282,75 @@ async function showChange(controller: ChatController, entryId: string): Promise<
     return;
   }
   await vscode.commands.executeCommand(COMMANDS.showChange, { folderUri: lookup.store.folder.uri.toString(), version: entry.version });
+}
+
+/**
+ * An edit card's Undo: asks first (naming the file), then restores it and says so; Claude is told
+ * with the next message (ChatController.undoEdit).
+ */
+async function undoEdit(controller: ChatController, prompts: ChatPrompts, log: ChatEnvironment['log'], entryId: string): Promise<void> {
+  const edit = controller.edits.get(entryId);
+  if (!edit) {
+    void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
+    return;
+  }
+  const created = edit.before === undefined;
+  let ok: boolean;
+  try {
+    ok = await prompts.confirm(
+      created ? `Undo Claude's creation of ${edit.path}?` : `Undo Claude's edit to ${edit.path}?`,
+      `${created ? 'The file Claude created is deleted (moved to the trash).' : 'The file goes back to its content before this edit.'} Claude is told with your next message.`,
+      'Undo',
+    );
+  } catch {
+    // A dialog the workbench refuses to show is no "yes".
+    ok = false;
+  }
+  log.info(`undo of ${edit.path} from its chat card: ${ok ? 'confirmed' : 'not confirmed'}`);
+  if (!ok) return;
+  const result = await controller.undoEdit(entryId);
+  if (!result.ok) {
+    void vscode.window.showWarningMessage(`Not undone: ${result.reason}`);
+    return;
+  }
+  vscode.window.setStatusBarMessage(`$(discard) Undid Claude's ${created ? 'creation of' : 'edit to'} ${edit.path}; Claude is told with your next message`, UNDONE_MESSAGE_MS);
+}
+
+/** How long the status bar says an edit was undone. */
+const UNDONE_MESSAGE_MS = 8_000;
+
+/**
+ * A workspace file card's link: the card's file in the folder its call ran in, at the lines a
+ * read covered (selected) or the line an edit changed; a folder is revealed in the Explorer.
+ * The path comes from the card the extension made, never from the webview's message.
+ */
+async function openFile(controller: ChatController, entryId: string): Promise<void> {
+  const entry = controller.snapshot().entries.find((e) => e.id === entryId);
+  const file = entry?.kind === 'tool' ? entry.file : undefined;
+  const lookup = controller.storeForEntry(entryId);
+  if (!file || !lookup.ok) {
+    void vscode.window.showInformationMessage(`This file is no longer known to the chat${lookup.ok ? '' : `: ${lookup.reason}`}`);
+    return;
+  }
+  const segments = file.path === '.' ? [] : file.path.split('/');
+  if (file.path.startsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..')) return;
+  const uri = vscode.Uri.joinPath(lookup.store.folder.uri, ...segments);
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch {
+    void vscode.window.showInformationMessage(`${file.path} does not exist (any more).`);
+    return;
+  }
+  if (stat.type & vscode.FileType.Directory) {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+    return;
+  }
+  const line = openLine(file);
+  const end = file.range && file.range[1] !== -1 ? file.range[1] : undefined;
+  const selection =
+    line === undefined ? undefined : end !== undefined && end >= line ? new vscode.Range(line - 1, 0, end - 1, Number.MAX_SAFE_INTEGER) : new vscode.Range(line - 1, 0, line - 1, 0);
+  await vscode.window.showTextDocument(uri, { preview: true, ...(selection ? { selection } : {}) });
 }
 
 async function openMemory(controller: ChatController, entryId: string, memoryPath: string): Promise<void> {

@@ -335,7 +335,7 @@ suite('chat view (e2e)', function () {
     await again(() => switchTheme(page, 'Dark Modern'));
     await page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: UI_TIMEOUT });
     assert.strictEqual(await themeKind(page), 'dark');
-    await showView(page, 'Chat');
+    await showView(page, 'Claude Chat');
     await chat.locator('.entry.tool').first().waitFor();
     // Answers far from the viewport are drawn when they come near it: scroll up to the first one.
     await chat.locator('#transcript').evaluate((el) => (el.scrollTop = 0));
@@ -371,7 +371,7 @@ suite('chat view in Restricted Mode (e2e)', function () {
 
   test('the chat says why it is off and its input is disabled', async function () {
     const { page } = wb;
-    await showView(page, 'Chat');
+    await showView(page, 'Claude Chat');
     const chat = webviewFrame(page);
     const banner = chat.locator('#banner');
     await banner.waitFor({ state: 'visible', timeout: UI_TIMEOUT });

@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, launchWorkbench, notifications, runCommand, screenshot, treeRow,
+  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, launchWorkbench, notifications, runCommand, screenshot, screenshotsDir, switchTheme, treeRow,
   sendFromComposer, stopAnswerLeftRunning, until, untilChat, webviewFrame,
 } from './support';
 
@@ -97,9 +97,17 @@ suite('chat workspace tools (e2e)', function () {
     await diff.locator('.editor.modified .view-line', { hasText: NEW }).first().waitFor({ timeout: 15_000 });
     await screenshot(page, 'chat-tools-diff-light');
 
+    // Undo asks first, in a modal naming the file. With the smoke-test driver on, VS Code's
+    // DialogService refuses every dialog, which is a "no": nothing is undone behind the user's
+    // back. (The integration test chatCards.test.ts answers the modal both ways.)
     await edit.locator('[data-action="undo"]').click();
-    await edit.locator('.edit-undone').waitFor({ timeout: 15_000 });
-    assert.strictEqual(fs.readFileSync(todoFile, 'utf8').split('\n')[2], OLD, 'Undo restored the file');
+    const answered = () => wb.server.extensionHostLog().includes('undo of src/todo.js from its chat card: not confirmed');
+    for (let i = 0; i < 150 && !answered(); i++) await page.waitForTimeout(100);
+    assert.ok(answered(), `Undo asked first; the log ends: ${wb.server.extensionHostLog().split('\n').slice(-5).join(' / ')}`);
+    assert.strictEqual(fs.readFileSync(todoFile, 'utf8').split('\n')[2], NEW, 'no Undo without the user\'s yes');
+    assert.strictEqual(await edit.locator('.edit-undone').count(), 0);
+    // Put the file back for the next tests.
+    fs.writeFileSync(todoFile, fs.readFileSync(todoFile, 'utf8').replace(NEW, OLD));
   });
 
   test('Reject on an edit\'s card reaches Claude as an error and writes nothing', async function () {
@@ -183,5 +191,113 @@ suite('chat workspace tools (e2e)', function () {
     await card.locator('[data-action="deny"]').click();
     await untilChat(chat, chat.locator('.entry.assistant', { hasText: 'Skipped the tests, as you said.' }), 'the answer after Deny');
     await badge.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+  });
+
+  test('a failing and a passing command side by side: ✗ "exit 1" with the end of the output, and ✓; file cards name the file first at 300 px and open it', async function () {
+    const { page } = wb;
+    const folder = wb.server.workspaceFolders[0];
+    // Tests that fail two of three, as in a real project: node --test prints "# fail 2" last.
+    const testFile = path.join(folder, 'test', 'todo.test.js');
+    fs.mkdirSync(path.dirname(testFile), { recursive: true });
+    fs.writeFileSync(
+      testFile,
+      "const test = require('node:test');\nconst assert = require('node:assert');\n" +
+        "test('add appends a todo', () => assert.ok(true));\n" +
+        "test('complete marks a todo done', () => assert.strictEqual(1, 2));\n" +
+        "test('remove drops a todo', () => assert.strictEqual('a', 'b'));\n",
+    );
+    try {
+      mock.script([
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'ls src' } }] },
+        { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'view', path: `${folder}/src/todo.js`, view_range: [1, 3] } }] },
+        { content: [{ type: 'text', text: 'Two tests fail; src has todo.js.' }] },
+      ]);
+      await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
+      await sendFromComposer(chat, 'Run the tests, list src, read the top of todo.js.');
+      const failing = chat.locator('.entry.tool').filter({ has: chat.locator('.tool-shell', { hasText: /^npm test$/ }) }).last();
+      await untilChat(chat, failing.locator('.approval-pending [data-action="allow-once"]'), 'the npm test card asking');
+      await failing.locator('[data-action="allow-once"]').click();
+      await untilChat(chat, failing.locator('.tool-exit'), 'the failed command\'s exit code in its header', { timeout: 60_000 });
+      assert.strictEqual((await failing.locator('.tool-exit').textContent())?.trim(), 'exit 1');
+      assert.strictEqual(await failing.locator('.status-error').count(), 1, 'a red ✗, not a ✓');
+      assert.strictEqual(await failing.locator('.status-ok').count(), 0);
+      assert.match((await failing.getAttribute('aria-label')) ?? '', /failed, exit 1$/);
+
+      const passing = chat.locator('.entry.tool').filter({ has: chat.locator('.tool-shell', { hasText: /^ls src$/ }) }).last();
+      // `ls` is read-only and runs without asking; should a rule ask anyway, it is allowed once.
+      const passingAsk = passing.locator('[data-action="allow-once"]');
+      await untilChat(chat, passing.locator('.status-ok').or(passingAsk).first(), 'the passing command run or asking');
+      if (await passingAsk.isVisible()) await passingAsk.click();
+      await untilChat(chat, passing.locator('.status-ok'), 'the passing command\'s ✓');
+      assert.strictEqual(await passing.locator('.tool-exit').count(), 0, 'exit 0 needs no words');
+
+      // The output box shows its end: the "# fail 2" summary is inside the visible box.
+      const box = failing.locator('.tool-output');
+      const shown = await box.evaluate((el) => {
+        const pre = el.querySelector('.tool-output-text');
+        const text = pre?.firstChild;
+        const at = text?.textContent?.lastIndexOf('# fail 2') ?? -1;
+        if (!text || at < 0) return { found: false, overflows: false, visible: false };
+        const range = el.ownerDocument.createRange();
+        range.setStart(text, at);
+        range.setEnd(text, at + '# fail 2'.length);
+        const line = range.getBoundingClientRect();
+        const frame = el.getBoundingClientRect();
+        return { found: true, overflows: el.scrollHeight > el.clientHeight + 4, visible: line.top >= frame.top - 1 && line.bottom <= frame.bottom + 1 };
+      });
+      assert.deepStrictEqual(shown, { found: true, overflows: true, visible: true }, 'a long output shows its end, the summary, without scrolling');
+      const showAll = failing.locator('[data-action="output-all"]');
+      assert.match((await showAll.textContent()) ?? '', /Show all \(\d+ lines\)/);
+
+      const file = chat.locator('.entry.tool:has([data-action="open-file"])').last();
+      await untilChat(chat, file.locator('.status-ok'), 'the view card done');
+      await chat.locator('.entry.assistant', { hasText: 'Two tests fail' }).waitFor({ timeout: 30_000 });
+      assert.strictEqual((await file.locator('.file-name').textContent())?.trim(), 'todo.js:1–3', 'the name first, with the lines read');
+      assert.strictEqual((await file.locator('.file-folder').textContent())?.trim(), 'src/');
+      assert.ok(!((await file.textContent()) ?? '').includes(folder), 'no absolute path on the card');
+
+      // At 300 px the name stays whole; the folder is what gets cut.
+      const sidebar = page.locator('.part.sidebar');
+      const width = (await sidebar.boundingBox())?.width ?? 0;
+      if (Math.abs(width - 300) > 4) {
+        // Dragging the sash on its right edge, as a person would.
+        const edge = (await sidebar.boundingBox())!;
+        const x = edge.x + edge.width;
+        await page.mouse.move(x, edge.y + 200);
+        await page.mouse.down();
+        await page.mouse.move(edge.x + 300, edge.y + 200, { steps: 5 });
+        await page.mouse.up();
+      }
+      const narrow = (await sidebar.boundingBox())?.width ?? 0;
+      const nameCut = await file.locator('.file-name').evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+      assert.strictEqual(nameCut, false, `the name is whole in a ${Math.round(narrow)} px side bar`);
+      await failing.scrollIntoViewIfNeeded();
+      await screenshot(page, 'chat-tools-fail-pass-300-light');
+      const bar = (await sidebar.boundingBox())!;
+      await page.screenshot({ path: path.join(screenshotsDir, 'chat-tools-cards-300-light-crop.png'), clip: bar });
+
+      // The link opens the file at the lines read (selected): lines 1–3 of todo.js.
+      await again(() => runCommand(page, 'View: Close All Editors', UI_TIMEOUT));
+      await file.locator('[data-action="open-file"]').click();
+      await page.locator('.tabs-container .tab', { hasText: 'todo.js' }).first().waitFor({ timeout: 15_000 });
+      const selected = page.locator('.editor-instance .monaco-editor .selected-text').first();
+      await until(selected, 'lines 1–3 selected in todo.js', async () => (await page.locator('.editor-instance').first().textContent())?.slice(0, 200) ?? '', { timeout: 15_000 });
+
+      for (const [theme, name, kind] of [['Dark Modern', 'dark', 'vscode-dark'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']] as const) {
+        await again(() => switchTheme(page, theme));
+        // The webview takes the theme a moment after the workbench.
+        await chat.locator(`body.${kind}`).waitFor({ timeout: UI_TIMEOUT });
+        await failing.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: path.join(screenshotsDir, `chat-tools-cards-300-${name}-crop.png`), clip: (await sidebar.boundingBox())! });
+      }
+      await again(() => switchTheme(page, 'Light Modern'));
+      await chat.locator('body.vscode-light').waitFor({ timeout: UI_TIMEOUT });
+
+      await showAll.click();
+      assert.ok(await box.evaluate((el) => el.classList.contains('tool-output-all') && el.scrollHeight <= el.clientHeight + 1), 'Show all shows all of it');
+    } finally {
+      fs.rmSync(path.join(folder, 'test'), { recursive: true, force: true });
+    }
   });
 });

@@ -184,8 +184,17 @@ suite('chat', () => {
     assert.strictEqual(result.outcome.error?.kind, 'auth');
     const error = api.chat.snapshot().entries.at(-1);
     assert.strictEqual(error?.kind, 'error');
-    assert.deepStrictEqual(error.kind === 'error' && error.actions, ['setApiKey']);
+    assert.deepStrictEqual(error.kind === 'error' && error.actions, ['setApiKey', 'retry'], 'the question is kept: Retry');
+    assert.strictEqual(api.chat.snapshot().status.keyRejected, true, 'the key line says the key was rejected');
     assert.ok(!JSON.stringify(api.chat.snapshot()).includes(FAKE_KEY), 'the key is nowhere in the transcript');
+
+    // Once the key works again, Retry sends the same question; the key line no longer says rejected.
+    await mock?.close();
+    const accepting = await serve([{ content: [{ type: 'text', text: 'Hello again.' }] }]);
+    const retried = await api.chat.retry();
+    assert.ok(retried.started && retried.outcome.ok);
+    assert.match(JSON.stringify(accepting.requests[0].body.messages), /"Hi"/, 'the kept question was sent');
+    assert.strictEqual(api.chat.snapshot().status.keyRejected, undefined);
   });
 
   test('New Chat starts afresh and sets the conversation aside; reopening it continues its history', async () => {

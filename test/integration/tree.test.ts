@@ -143,6 +143,9 @@ suite('Memory tree', () => {
     const no = scriptedPrompts({ confirms: [false] });
     assert.strictEqual(await withPrompts(api, no, () => vscode.commands.executeCommand('claudeMemory.delete', folder)), false);
     assert.match(no.asked[0], /^confirm:Delete folder 'doomed' and everything in it\?$/);
+    // History is on: Recently Deleted brings it back, so the dialog says where, not "cannot be undone".
+    assert.match(no.details[0], /can be restored from Recently Deleted in the Memory view/);
+    assert.doesNotMatch(no.details[0], /cannot be undone/);
     assert.ok(await exists(folder.uri));
 
     const yes = scriptedPrompts({ confirms: [true] });

@@ -67,6 +67,8 @@ export function primaryStore(api: ClaudeMemoryApi): MemoryStore {
 
 export interface ScriptedPrompts extends UserPrompts {
   readonly asked: string[];
+  /** The detail line of each confirmation, in order. */
+  readonly details: string[];
 }
 
 /**
@@ -80,8 +82,10 @@ export function scriptedPrompts(script: { inputs?: string[]; confirms?: boolean[
   const confirms = [...(script.confirms ?? [])];
   const folders = [...(script.folders ?? [])];
   const asked: string[] = [];
+  const details: string[] = [];
   return {
     asked,
+    details,
     async inputBox(options) {
       const answer = inputs.shift();
       asked.push(`input:${options.title ?? ''}`);
@@ -91,8 +95,9 @@ export function scriptedPrompts(script: { inputs?: string[]; confirms?: boolean[
       }
       return answer;
     },
-    async confirm(message) {
+    async confirm(message, detail) {
       asked.push(`confirm:${message}`);
+      details.push(detail);
       return confirms.shift() ?? false;
     },
     async pickWorkspaceFolder() {

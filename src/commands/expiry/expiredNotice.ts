@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { focusViewCommand, VIEWS } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
-import { expiredMessage } from '../../views/expiryWords';
+import { expiredToast } from '../../views/expiryWords';
 import { restoreSwept, type RestoreOutcome, type SweepResult } from './expirySweep';
 
 const RESTORE = 'Restore';
@@ -9,11 +9,12 @@ const SHOW_CHANGES = 'Show Changes';
 
 /**
  * Tells the user what a sweep deleted, without a modal: "3 memories expired (unused for 90
- * days)" with Restore (all of them come back) and Show Changes (the review feed when it is
+ * days): a.md, b.md, c.md" with Restore (all of them come back) and Show Changes (the review feed when it is
  * installed, else the Memory tree).
  */
 export async function announceExpired(result: SweepResult, log: Logger, afterRestore: () => Promise<void>): Promise<void> {
-  const choice = await vscode.window.showInformationMessage(expiredMessage(result.count, result.days), RESTORE, SHOW_CHANGES);
+  const paths = result.stores.flatMap((s) => s.files.map((f) => f.rel));
+  const choice = await vscode.window.showInformationMessage(expiredToast(result.count, result.days, paths), RESTORE, SHOW_CHANGES);
   if (choice === RESTORE) {
     const outcome = await restoreSwept(result, log);
     await afterRestore();

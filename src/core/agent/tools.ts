@@ -22,6 +22,11 @@ export type ToolCallDetail =
   | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart' }
   /** A memory write, as the model asked for it (memoryChangeOf in summary.ts): what the card shows changed. */
   | { kind: 'memory'; change: MemoryChange }
+  /**
+   * A text editor `view` that succeeded: the folder-relative path, the view_range asked for (1-based,
+   * -1 = the end), the file's line count, or `directory` for a folder's listing.
+   */
+  | { kind: 'fileRead'; path: string; range?: [number, number]; lines?: number; directory?: boolean }
   /** A memory `view` that succeeded: whether it showed a file (text or image) or listed a directory. */
   | { kind: 'memoryRead'; target: 'file' | 'directory' };
 

@@ -20,7 +20,7 @@ import { describeValue, readParams, type ParamSpec } from '../memory/input';
 import { SerialQueue } from '../memory/mutex';
 import { parentOf } from '../memory/paths';
 import { SafeStore, type Inspection } from '../memory/store';
-import { decodeText, encodeText } from '../memory/text';
+import { countLines, decodeText, encodeText } from '../memory/text';
 import { editSnippet, insertLines, numberedView, replaceUnique, type Replacement } from '../memory/textEdits';
 import type { EditorDocuments } from './documents';
 import { listFolder } from './listing';
@@ -111,7 +111,7 @@ export class TextEditorTool implements AgentTool {
     const first = (typeof result.content === 'string' ? result.content : '').split('\n')[0].trim();
     if (result.is_error) return first || 'the edit failed';
     const { command, path } = this.label(input);
-    const where = result.detail?.kind === 'edit' ? result.detail.path : (path ?? '');
+    const where = result.detail?.kind === 'edit' || result.detail?.kind === 'fileRead' ? result.detail.path || '.' : (path ?? '');
     switch (command) {
       case 'view':
         return `viewed ${where}`;
@@ -163,10 +163,18 @@ export class TextEditorTool implements AgentTool {
     const inspection = await this.store.inspect(path.rel);
     if (inspection.kind === 'directory') {
       if (range) throw new MemoryError('Error: The `view_range` parameter is not allowed when `path` points to a directory.');
-      return { is_error: false, content: await listFolder(this.store, this.options.folder, path.rel, this.options.excludes?.() ?? [], this.limit) };
+      return {
+        is_error: false,
+        content: await listFolder(this.store, this.options.folder, path.rel, this.options.excludes?.() ?? [], this.limit),
+        detail: { kind: 'fileRead', path: path.rel, directory: true },
+      };
     }
     const current = await this.readCurrent(path, 'view', inspection);
-    return { is_error: false, content: numberedView(editorMessages.fileHeader(path.display), path.display, current.text, range, this.limit) };
+    return {
+      is_error: false,
+      content: numberedView(editorMessages.fileHeader(path.display), path.display, current.text, range, this.limit),
+      detail: { kind: 'fileRead', path: path.rel, ...(range ? { range: [range[0], range[1]] as [number, number] } : {}), lines: countLines(current.text) },
+    };
   }
 
   private async create(path: WorkspacePath, text: string, context: ToolCallContext): Promise<AgentToolResult> {

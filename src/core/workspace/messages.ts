@@ -48,3 +48,23 @@ export const editorMessages = {
   internal: (command: string) => `Error: The editor failed unexpectedly while running \`${command}\`; nothing is known to have changed.`,
   cancelled: 'Error: The edit was cancelled before it ran; nothing was changed.',
 } as const;
+
+/** A workspace edit the user undid from its chat card since Claude's last turn. */
+export interface UndoneEdit {
+  /** Folder-relative path. */
+  path: string;
+  /** The edit created the file, so undoing it removed the file. */
+  created: boolean;
+}
+
+/**
+ * The note that opens the user's next message after they undid Claude's edits from the chat, so
+ * Claude does not go on believing its change is there. Undefined when nothing was undone.
+ */
+export function undoneEditsNote(undone: readonly UndoneEdit[]): string | undefined {
+  if (undone.length === 0) return undefined;
+  const lines = undone.map((u) =>
+    u.created ? `- ${u.path}: the file you created was removed.` : `- ${u.path}: the file is back to its content before your edit.`,
+  );
+  return `[Note from the chat: since your last turn the user undid ${undone.length === 1 ? 'your edit' : 'these edits of yours'} with the chat's Undo. View a file again before relying on it.\n${lines.join('\n')}]`;
+}

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { DAY_MS, DEFAULT_EXPIRY_DAYS, type FileUse } from '../../../src/core/memory/history/expiry';
 import { expiryOutlook, nearExpiryWindowMs } from '../../../src/core/memory/history/expiryOutlook';
 import { NEVER_EXPIRING_FILES } from '../../../src/core/session/memoryFiles';
-import { expiredMessage, expiryLine, formatExpiryDate } from '../../../src/views/expiryWords';
+import { expiredMessage, expiredToast, expiryLine, formatExpiryDate } from '../../../src/views/expiryWords';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const use = (rel: string, idleDays: number, pinned = false): FileUse => ({ rel, lastUsed: now - idleDays * DAY_MS, pinned });
@@ -52,5 +52,9 @@ describe('expiry words', () => {
   it('the notification counts memories and days', () => {
     assert.equal(expiredMessage(3, 90), '3 memories expired (unused for 90 days)');
     assert.equal(expiredMessage(1, 1), '1 memory expired (unused for 1 day)');
+    // The toast names the files: up to three, then how many more.
+    assert.equal(expiredToast(1, 90, ['old.md']), '1 memory expired (unused for 90 days): old.md');
+    assert.equal(expiredToast(5, 90, ['a.md', 'b/c.md', 'd.md', 'e.md', 'f.md']), '5 memories expired (unused for 90 days): a.md, b/c.md, d.md and 2 more');
+    assert.equal(expiredToast(2, 90, []), '2 memories expired (unused for 90 days)');
   });
 });

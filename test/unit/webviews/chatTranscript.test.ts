@@ -159,7 +159,7 @@ describe('chat transcript', () => {
   });
 
   it('maps every error kind to what the user can do', () => {
-    assert.deepEqual(actionsFor('auth'), ['setApiKey']);
+    assert.deepEqual(actionsFor('auth'), ['setApiKey', 'retry'], 'a rejected key keeps the question: Retry');
     assert.deepEqual(actionsFor('overloaded'), ['retry']);
     assert.deepEqual(actionsFor('network'), ['retry']);
     assert.deepEqual(actionsFor('not_found'), ['openSettings']);

@@ -21,6 +21,10 @@ describe('workspace text editor (text_editor_20250728)', () => {
     assert.equal(abs.content, `Here's the result of running \`cat -n\` on ${bed.root}/src/a.js:\n     1\tone\n     2\ttwo\n     3\tthree`);
     const rel = await bed.run({ command: 'view', path: 'src/a.js', view_range: [2, -1] });
     assert.match(String(rel.content), /\n {5}2\ttwo\n {5}3\tthree$/);
+    // The chat's card: the folder-relative path, the range asked for and the file's length (never the host path).
+    assert.deepEqual(abs.detail, { kind: 'fileRead', path: 'src/a.js', lines: 3 });
+    assert.deepEqual(rel.detail, { kind: 'fileRead', path: 'src/a.js', range: [2, -1], lines: 3 });
+    assert.deepEqual((await bed.run({ command: 'view', path: 'src' })).detail, { kind: 'fileRead', path: 'src', directory: true });
     const bad = await bed.run({ command: 'view', path: 'src/a.js', view_range: [5, 6] });
     assert.equal(bad.is_error, true);
     assert.match(String(bad.content), /Invalid `view_range`/);
