@@ -295,7 +295,12 @@ function drawStarter(starter: ChatStarter | undefined): void {
     return;
   }
   const line = element('p', 'starter-line');
-  line.append(icon('folder'), document.createTextNode(` ${starter.folder}`), element('span', 'starter-sep', ' · '), icon('hubot'), document.createTextNode(` ${starter.model}`));
+  // Each item stays whole; the line breaks between them in a narrow side bar.
+  const folder = element('span', 'starter-item', undefined, { title: 'The folder the chat works in' });
+  folder.append(icon('folder'), document.createTextNode(` ${starter.folder}`));
+  const model = element('span', 'starter-item', undefined, { title: 'The model (setting claudeMemory.model)' });
+  model.append(icon('hubot'), document.createTextNode(` ${starter.model}`));
+  line.append(folder, element('span', 'starter-sep', ' · '), model);
   const actions = element('div', 'starter-actions', undefined, { role: 'group', 'aria-label': 'Start with' });
   const shown: StarterAction[] = starter.canResume ? ['resume', 'initialize', 'addFile'] : ['initialize', 'addFile'];
   for (const action of shown) {
