@@ -95,12 +95,15 @@ describe('several processes on one store', function () {
     }
   });
 
-  it('kill -9 drill: after every kill the file is whole, no temp file shows, and the next writer gets the lock at once', async () => {
+  it('kill -9 drill: after every kill the file is whole, no temp file shows, and the next writer gets the lock (its holder is seen dead, not waited out)', async () => {
     const LINES = 400; // ~40 KB per version: the write takes long enough to be hit mid-way
     const rounds = Number(process.env.KILL_DRILL_ROUNDS ?? 12);
     let seed = 12345;
     const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
-    const { engine } = createNodeMemoryEngine(store, { createPolicy: 'overwrite', guards: false });
+    // A killed writer's lock must be freed because its process is dead, never by age: with the
+    // age rule off (a day) and a bounded wait, a next writer that got the lock proves it, on any
+    // machine load, with no time measured here.
+    const { engine } = createNodeMemoryEngine(store, { createPolicy: 'overwrite', guards: false, lock: { staleMs: 24 * 60 * 60_000, waitMs: 20_000 } });
     for (let round = 0; round < rounds; round++) {
       const worker = startWorker(store, 'rewrite', String(LINES));
       await new Promise<void>((resolve) => worker.child.stdout!.on('data', (d: string) => d.includes('ready') && resolve()));
@@ -123,10 +126,8 @@ describe('several processes on one store', function () {
 
       const lockFile = path.join(store, '.meta', 'lock');
       const lockState = fs.existsSync(lockFile) ? JSON.stringify(fs.readFileSync(lockFile, 'utf8')) : 'none';
-      const started = Date.now();
       const next = await engine.execute({ command: 'create', path: '/memories/big.md', file_text: `after kill ${round}\n` });
-      assert.equal(next.is_error, false, String(next.content));
-      assert.ok(Date.now() - started < 3000, `round ${round}: the next writer waited ${Date.now() - started} ms (lock: ${lockState})`);
+      assert.equal(next.is_error, false, `round ${round}: the next writer did not get the lock (${String(next.content)}; lock: ${lockState})`);
     }
     // Kills between the temp write and the rename may leave hidden temp files: never shown, just counted here.
     const leftovers = fs.readdirSync(store).filter((n) => n.startsWith(TEMP_NAME_PREFIX)).length;
