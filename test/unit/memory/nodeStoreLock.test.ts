@@ -46,11 +46,10 @@ describe('NodeStoreLock (<store>/.meta/lock)', () => {
     await held.release(); // idempotent
   });
 
-  it('takes over at once from a holder whose process is dead on this host', async () => {
+  it('takes over from a holder whose process is dead on this host, without waiting for it to go stale', async () => {
     plant({ pid: deadPid(), host: os.hostname(), acquiredAt: 'then', token: 'dead' });
-    const started = Date.now();
-    const held = await new NodeStoreLock(store, { waitMs: 5000, staleMs: 60_000 }).acquire();
-    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    // The age rule off (a day): only seeing the holder dead can free the lock within the wait.
+    const held = await new NodeStoreLock(store, { waitMs: 5000, staleMs: 24 * 60 * 60_000 }).acquire();
     assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid, process.pid);
     await held.release();
   });
