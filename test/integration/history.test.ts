@@ -108,7 +108,8 @@ suite('Memory history', function () {
 
     const restoredVersion = await withPrompts(api, scriptedPrompts({ confirms: [true] }), () => vscode.commands.executeCommand<number>('claudeMemory.restoreVersion'));
     assert.ok(typeof restoredVersion === 'number');
-    assert.deepStrictEqual(await vscode.workspace.fs.readFile(fileUri), firstBytes);
+    // The bytes, whatever the array type each side comes in (a Buffer or a plain Uint8Array).
+    assert.deepStrictEqual(new Uint8Array(await vscode.workspace.fs.readFile(fileUri)), new Uint8Array(firstBytes));
     const last = (await store.engine.fileHistory(rel)).at(-1);
     assert.deepStrictEqual([last?.version, last?.op, last?.restoredFrom, last?.author.name], [restoredVersion, 'restore', v1, 'user']);
     // The diff's right side follows the file.
