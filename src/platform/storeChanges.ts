@@ -15,6 +15,17 @@ export interface StoreChange {
 }
 
 /**
+ * Whether `change` may have changed one of the places `watched` names in its store: the stores
+ * were rebuilt, this window's engine wrote (which paths it does not say), or the watcher saw one.
+ */
+export function mayHaveChanged(change: StoreChange, watched: (store: MemoryStore) => readonly vscode.Uri[]): boolean {
+  const { store, uris, ownWrite } = change;
+  if (store === undefined || ownWrite) return true;
+  const wanted = new Set(watched(store).map((u) => u.toString()));
+  return uris.some((u) => wanted.has(u.toString()));
+}
+
+/**
  * The one "store changed" signal of the window: every view that shows a store (the Memory tree,
  * Memory Changes, expiry marks, the Features view) listens here instead of watching on its own.
  * It merges the three ways a change becomes known: this window's engines' writes

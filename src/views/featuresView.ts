@@ -11,6 +11,7 @@ import { SESSION_FILES } from '../core/session/memoryFiles';
 import { CONTEXT_KEYS, VIEWS } from '../platform/ids';
 import type { MemoryStore } from '../platform/memoryStores';
 import type { ExtensionServices } from '../platform/services';
+import { mayHaveChanged } from '../platform/storeChanges';
 import { FeaturesTreeProvider, passingLabel, type FeatureNode, type FolderChecklist } from './featuresTreeProvider';
 
 export const FEATURES_VIEW_ID = VIEWS.features;
@@ -37,10 +38,8 @@ export function registerFeaturesView(services: ExtensionServices): { disposable:
     view.onDidChangeCheckboxState((e) => void tick(e.items).catch((err) => log.error(err))),
     // This window's writes may have changed the checklist; of other writers', only features.json
     // or the store folder itself going away (or coming back) matter.
-    services.storeChanges.onDidChange(({ store, uris, ownWrite }) => {
-      if (store === undefined || ownWrite || uris.some((u) => [store.rootUri, store.fs.uriOf(SESSION_FILES.features)].some((r) => r.toString() === u.toString()))) {
-        void provider.refresh();
-      }
+    services.storeChanges.onDidChange((change) => {
+      if (mayHaveChanged(change, (store) => [store.rootUri, store.fs.uriOf(SESSION_FILES.features)])) void provider.refresh();
     }),
   ];
   void updateProgress();

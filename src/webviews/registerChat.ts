@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../platform/ids';
 import type { ExtensionServices } from '../platform/services';
 import { SETTINGS_SECTION } from '../platform/settings';
+import { mayHaveChanged } from '../platform/storeChanges';
 import { formatCost } from '../core/agent/pricing';
 import { ChatArchive, type ChatSummary } from '../core/session/chatArchive';
 import { SESSION_FILES } from '../core/session/memoryFiles';
@@ -147,8 +148,8 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     }),
     // The empty chat offers Resume Session while the checklist has a feature left: features.json
     // is followed whoever changes it (Claude, a tick in the Features view, the editor, git).
-    services.storeChanges.onDidChange(({ store, uris, ownWrite }) => {
-      if (store === undefined || ownWrite || uris.some((u) => u.toString() === store.fs.uriOf(SESSION_FILES.features).toString())) void controller.refreshStarter();
+    services.storeChanges.onDidChange((change) => {
+      if (mayHaveChanged(change, (store) => [store.fs.uriOf(SESSION_FILES.features)])) void controller.refreshStarter();
     }),
     // A card waiting while the chat is out of sight: a badge, and a notification with Open Chat.
     controller.onDidChangeWaiting((waiting) => {
