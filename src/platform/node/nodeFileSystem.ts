@@ -106,7 +106,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     try {
       this.confineParent('stat', rel);
       const lstat = meta.lstat(host);
-      return lstat.isSymbolicLink() ? this.linkStat(host, lstat) : toFileStat(lstat, 0);
+      return this.statOf(host, lstat);
     } catch (e) {
       throw toFsError(e, 'stat', rel);
     }
@@ -122,7 +122,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     try {
       const root = lstatSync(this.root, { throwIfNoEntry: false });
       if (root === undefined) return out;
-      out.push(root.isSymbolicLink() ? this.linkStat(this.root, root) : toFileStat(root, 0));
+      out.push(this.statOf(this.root, root));
       if (!root.isDirectory() || rel === '') return out;
       let at = this.resolvedRoot();
       for (const name of rel.split('/')) {
@@ -159,7 +159,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
         const full = real + path.sep + name;
         const stat = lstatSync(full, { throwIfNoEntry: false });
         if (stat === undefined) continue; // Removed since the listing.
-        result.push([name, stat.isSymbolicLink() ? this.linkStat(full, stat) : toFileStat(stat, 0)]);
+        result.push([name, this.statOf(full, stat)]);
       }
       return result;
     } catch (e) {
@@ -446,6 +446,11 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   }
 
   /** A link's target type with the SymbolicLink bit; a dangling or escaping link is SymbolicLink alone. */
+  /** What `stat` answers for the entry at `host` whose lstat is `lstat` (a link: its target's, see linkStat). */
+  private statOf(host: string, lstat: Stats): FileStat {
+    return lstat.isSymbolicLink() ? this.linkStat(host, lstat) : toFileStat(lstat, 0);
+  }
+
   private linkStat(host: string, lstat?: Stats): FileStat {
     try {
       const real = meta.realpath(host);
