@@ -1,38 +1,32 @@
 import * as vscode from 'vscode';
-import { PromptsHolder, type UserPrompts } from './commands/prompts';
-import { registerChangeFeedCommands } from './commands/changeFeedCommands';
-import { registerChatCommands } from './commands/chatCommands';
-import { registerManageCommandRules } from './commands/manageCommandRules';
-import { registerCommands } from './commands/register';
-import { registerExpiry, type ExpiryApi } from './commands/expiry/registerExpiry';
-import { registerMultiSession, type MultiSessionApi } from './commands/session/register';
-import { registerAgentAccess, type AgentAccess } from './lm/registerAgentAccess';
+import * as agents from './features/agents';
+import * as apiKey from './features/apiKey';
+import * as changes from './features/changes';
+import * as chatFeature from './features/chat';
+import * as expiryFeature from './features/expiry';
+import * as memoryTree from './features/memoryTree';
+import * as session from './features/session';
 import { createServices } from './platform/createServices';
 import { registerHandEdits } from './platform/handEdits';
 import type { ExtensionServices } from './platform/services';
-import { registerChangeFeed, type ChangeFeed } from './views/registerChangeFeed';
-import type { MemoryNode } from './views/memoryTreeNodes';
-import type { MemoryTreeProvider } from './views/memoryTreeProvider';
-import { registerExpiryViews } from './views/registerExpiryViews';
-import { registerMemoryTree } from './views/registerMemoryTree';
-import { registerChat, type ChatApi } from './webviews/registerChat';
+import { PromptsHolder, type UserPrompts } from './ui/prompts';
 
 /** What activate() returns: for integration tests and other extensions. */
 export interface ClaudeMemoryApi {
   readonly services: ExtensionServices;
-  readonly memoryTree: MemoryTreeProvider;
-  readonly memoryTreeView: vscode.TreeView<MemoryNode>;
+  readonly memoryTree: memoryTree.MemoryTreeProvider;
+  readonly memoryTreeView: vscode.TreeView<memoryTree.MemoryNode>;
   /** Reveals the files the agent touches in the Memory view. */
-  readonly memoryTreeRevealer: { readonly lastRevealed: MemoryNode | undefined };
-  readonly chat: ChatApi;
+  readonly memoryTreeRevealer: { readonly lastRevealed: memoryTree.MemoryNode | undefined };
+  readonly chat: chatFeature.ChatApi;
   /** The Memory Changes feed: every store's recent versions, with diff, Undo and a review badge. */
-  readonly changeFeed: ChangeFeed;
+  readonly changeFeed: changes.ChangeFeed;
   /** Initialize/Resume and the Features view. */
-  readonly multiSession: MultiSessionApi;
+  readonly multiSession: session.MultiSessionApi;
   /** The workspace memory for other agents: the Language Model tool and the MCP server definitions. */
-  readonly agentAccess: AgentAccess;
+  readonly agentAccess: agents.AgentAccess;
   /** Memory expiry: the sweeps, Restore, pins and near-expiry badges. */
-  readonly expiry: ExpiryApi;
+  readonly expiry: expiryFeature.ExpiryApi;
   /**
    * Only outside production (extension tests, development host): replaces the input boxes and
    * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
@@ -51,18 +45,15 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const started = performance.now();
   const services = createServices(context);
   const prompts = new PromptsHolder();
-  const tree = registerMemoryTree(context, services);
+  apiKey.register(context, services, prompts);
+  const tree = memoryTree.register(context, services, prompts);
   context.subscriptions.push(registerHandEdits(services));
-  registerCommands(context, services, tree, prompts);
-  const changeFeed = registerChangeFeed(context, services);
-  registerChangeFeedCommands(context, changeFeed, prompts);
-  const { api: chat, feature: chatFeature } = registerChat(context, services, prompts);
-  registerChatCommands(context, chatFeature, prompts);
-  beforeExit = () => chatFeature.controller.flush();
-  registerManageCommandRules(context);
-  const multiSession = registerMultiSession(context, services);
-  const agentAccess = registerAgentAccess(context, services, () => chat.folder());
-  const expiry = registerExpiry(context, services, tree, registerExpiryViews(context, services, tree), prompts);
+  const changeFeed = changes.register(context, services, prompts);
+  const { api: chat, feature: chatParts } = chatFeature.register(context, services, prompts);
+  beforeExit = () => chatParts.controller.flush();
+  const multiSession = session.register(context, services);
+  const agentAccess = agents.register(context, services, () => chat.folder());
+  const expiry = expiryFeature.register(context, services, tree, prompts);
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);
   const testing =

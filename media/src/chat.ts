@@ -24,7 +24,7 @@ import {
   type KeyState,
   type QueuedMessage,
   type StarterAction,
-} from '../../src/webviews/protocol';
+} from '../../src/features/chat/shared/protocol';
 import { element, icon } from './dom';
 import { actionButton, drawLazily, outputView, renderEntry, setOutputText, updateAssistant, type EntryCallbacks } from './render';
 import { vscodeApi, type SavedState } from './vscodeApi';

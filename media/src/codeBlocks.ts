@@ -3,7 +3,7 @@
  * File) that shows on hover and keyboard focus, and syntax highlighting. Works on the sanitized
  * DOM that renderMarkdown returns.
  */
-import type { CodeAction } from '../../src/webviews/protocol';
+import type { CodeAction } from '../../src/features/chat/shared/protocol';
 import { highlightCode } from './highlight';
 import { icon } from './dom';
 

@@ -1,6 +1,6 @@
 /** Token counts and costs as short, readable text. */
 import { formatCost, PRICE_UNKNOWN } from '../../src/core/agent/pricing';
-import type { TokenUsage } from '../../src/webviews/protocol';
+import type { TokenUsage } from '../../src/features/chat/shared/protocol';
 
 export { formatCost };
 

@@ -2,9 +2,9 @@
  * One DOM element per conversation entry. Display text goes in with textContent; only assistant
  * markdown becomes HTML, through renderMarkdown (marked, then DOMPurify).
  */
-import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolFile, ToolStatus, WebviewToExtension } from '../../src/webviews/protocol';
-import { changeRows, type ChangeRow } from '../../src/webviews/changeRows';
-import { OUTPUT_TAIL_LINES, commandOutcome, outputLineCount, rangeLabel, splitPath, type CommandOutcome } from '../../src/webviews/cardText';
+import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, ToolChange, ToolEdit, ToolFile, ToolStatus, WebviewToExtension } from '../../src/features/chat/shared/protocol';
+import { changeRows, type ChangeRow } from '../../src/features/chat/shared/changeRows';
+import { OUTPUT_TAIL_LINES, commandOutcome, outputLineCount, rangeLabel, splitPath, type CommandOutcome } from '../../src/features/chat/shared/cardText';
 
 export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' }>;
 import { decorateCodeBlocks } from './codeBlocks';

@@ -1,5 +1,5 @@
 /** The webview side of the VS Code API, typed with our protocol and saved state. */
-import type { WebviewToExtension } from '../../src/webviews/protocol';
+import type { WebviewToExtension } from '../../src/features/chat/shared/protocol';
 
 /**
  * What survives the webview being destroyed while the view is hidden (VS Code keeps it for us):

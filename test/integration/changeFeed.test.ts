@@ -5,7 +5,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MemoryStore } from '../../src/platform/memoryStores';
-import type { ChangeNode, FeedNode } from '../../src/views/changeFeedProvider';
+import type { ChangeNode, FeedNode } from '../../src/features/changes/changeFeedProvider';
 import { exists, extensionApi, primaryStore, scriptedPrompts, text, uniqueName, waitFor, withPrompts } from './treeHelpers';
 
 suite('Memory Changes feed', () => {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MockMessagesApi, MockStep } from '../support/mockMessagesApi';
 import { activateExtension, FAKE_KEY, forgetApiBaseUrl, ofKind, serve as serveFor, setKeyWithCommand as setKeyFor, waitFor, waitForChat as waitForChatOf } from './chatSupport';
-import type { ChatSnapshot } from '../../src/webviews/protocol';
+import type { ChatSnapshot } from '../../src/features/chat/shared/protocol';
 import { channelLogText } from './treeHelpers';
 
 let api: ClaudeMemoryApi;

@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
-import type { ChatEntry, ChatSnapshot } from '../../src/webviews/protocol';
+import type { ChatEntry, ChatSnapshot } from '../../src/features/chat/shared/protocol';
 import { startMockMessagesApi, type MockMessagesApi, type MockStep } from '../support/mockMessagesApi';
 
 export const extensionId = 'claude-workspace-memory.claude-workspace-memory';

@@ -6,7 +6,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { SweepResult } from '../../src/commands/expiry/expirySweep';
+import type { SweepResult } from '../../src/features/expiry/expirySweep';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MemoryStore } from '../../src/platform/memoryStores';
 import { channelLogText, exists, extensionApi, findNode, primaryStore, uniqueName, waitFor } from './treeHelpers';

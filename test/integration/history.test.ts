@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MemoryStore } from '../../src/platform/memoryStores';
-import type { MemoryNode } from '../../src/views/memoryTreeNodes';
+import type { MemoryNode } from '../../src/features/memoryTree/memoryTreeNodes';
 import { extensionApi, findNode, primaryStore, scriptedPrompts, uniqueName, waitFor, withPrompts } from './treeHelpers';
 
 const SCHEME = 'claude-memory-version';

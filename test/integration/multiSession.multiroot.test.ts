@@ -3,7 +3,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
-import type { FeatureNode } from '../../src/views/featuresTreeProvider';
+import type { FeatureNode } from '../../src/features/session/featuresTreeProvider';
 import type { MockMessagesApi, RecordedRequest } from '../support/mockMessagesApi';
 import { FAKE_KEY, forgetApiBaseUrl, serve } from './chatSupport';
 import { extensionApi, scriptedPrompts, withPrompts } from './treeHelpers';

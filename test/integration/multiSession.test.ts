@@ -5,8 +5,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import { parseFeatures, type Feature } from '../../src/core/session/features';
-import type { InitializeResult } from '../../src/commands/session/initialize';
-import type { FeatureNode } from '../../src/views/featuresTreeProvider';
+import type { InitializeResult } from '../../src/features/session/initialize';
+import type { FeatureNode } from '../../src/features/session/featuresTreeProvider';
 import { extensionApi, primaryStore, waitFor } from './treeHelpers';
 import { startMockMessagesApi, type MockMessagesApi, type MockStep, type RecordedRequest } from '../support/mockMessagesApi';
 

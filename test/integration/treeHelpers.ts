@@ -4,10 +4,10 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { UserPrompts } from '../../src/commands/prompts';
+import type { UserPrompts } from '../../src/ui/prompts';
 import type { ClaudeMemoryApi } from '../../src/extension';
 import type { MemoryStore } from '../../src/platform/memoryStores';
-import type { MemoryNode } from '../../src/views/memoryTreeNodes';
+import type { MemoryNode } from '../../src/features/memoryTree/memoryTreeNodes';
 
 export const extensionId = 'claude-workspace-memory.claude-workspace-memory';
 

@@ -13,7 +13,7 @@ import { format } from 'util';
 import {
   CodeServer, CodeServerOptions, disposeCodeServer, launchBrowser, sampleWorkspace, startCodeServer,
 } from '../e2e/support';
-import { TestPass, testFilesFor } from '../integration/index';
+import { TestPass, testFilesFor } from '../integration';
 import { activationFigures } from './activationLog';
 import { Counts, outcomesEnv, parseResultMarker, passStartMarker, summaryLine } from './summary';
 

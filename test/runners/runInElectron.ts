@@ -6,7 +6,7 @@ import { runTests } from '@vscode/test-electron';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { TestPass, testFilesFor } from '../integration/index';
+import { TestPass, testFilesFor } from '../integration';
 
 const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const integrationOut = path.resolve(__dirname, '..', 'integration');

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { entryRel, invalidEntryNameReason } from '../../../src/commands/memoryNames';
+import { entryRel, invalidEntryNameReason } from '../../../src/features/memoryTree/memoryNames';
 
 describe('names typed in the Memory tree', () => {
   it('plain and nested names are accepted where allowed', () => {

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { DAY_MS, DEFAULT_EXPIRY_DAYS, type FileUse } from '../../../src/core/memory/history/expiry';
 import { expiryOutlook, nearExpiryWindowMs } from '../../../src/core/memory/history/expiryOutlook';
 import { NEVER_EXPIRING_FILES } from '../../../src/core/session/memoryFiles';
-import { expiredMessage, expiredToast, expiryLine, formatExpiryDate } from '../../../src/views/expiryWords';
+import { expiredMessage, expiredToast, expiryLine, formatExpiryDate } from '../../../src/features/expiry/expiryWords';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const use = (rel: string, idleDays: number, pinned = false): FileUse => ({ rel, lastUsed: now - idleDays * DAY_MS, pinned });

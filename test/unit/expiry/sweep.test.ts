@@ -5,7 +5,7 @@
  * writes carry the test's clock.
  */
 import * as assert from 'node:assert/strict';
-import { restoreSwept, sweepStores, type SweepableStore } from '../../../src/commands/expiry/expirySweep';
+import { restoreSwept, sweepStores, type SweepableStore } from '../../../src/features/expiry/expirySweep';
 import { MemoryEngine } from '../../../src/core/memory';
 import { DAY_MS } from '../../../src/core/memory/history/expiry';
 import type { Logger } from '../../../src/platform/logger';

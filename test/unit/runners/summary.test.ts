@@ -4,7 +4,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { passOf, testFilesFor } from '../../integration/index';
+import { passOf, testFilesFor } from '../../integration';
 import { parseArgs, tally } from '../../runners/repeat';
 import { outcomeLine, parseOutcomes, parseResultMarker, resultMarker, summaryLine } from '../../runners/summary';
 

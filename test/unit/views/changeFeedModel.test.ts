@@ -19,7 +19,7 @@ import {
   undoDropsLaterWork,
   unseenCount,
   type FeedRow,
-} from '../../../src/views/changeFeedModel';
+} from '../../../src/features/changes/changeFeedModel';
 import { InMemoryFileSystem } from '../../support/inMemoryFileSystem';
 
 const DAY = 24 * 60 * 60 * 1000;

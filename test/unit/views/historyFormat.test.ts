@@ -3,7 +3,7 @@ import * as assert from 'assert';
 import type { HistoryEntry } from '../../../src/core/memory/history/types';
 import {
   deletedDescription, deletedFilesOf, lastChangeLine, newestByPath, parseVersionDocumentPath, versionDiffTitle, versionDocumentPath, versionRow,
-} from '../../../src/views/historyFormat';
+} from '../../../src/features/memoryTree/historyFormat';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
 const MIN = 60_000;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { inlineCodeParts, markdownCode, plainText } from '../../../src/views/inlineCode';
+import { inlineCodeParts, markdownCode, plainText } from '../../../src/ui/inlineCode';
 
 describe('inline code in feature texts', () => {
   it('splits code spans from text and drops their backticks in plain labels', () => {

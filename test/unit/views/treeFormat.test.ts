@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { compareEntries, describeEntry, formatAge, isVisibleName, touchLabel } from '../../../src/views/treeFormat';
+import { compareEntries, describeEntry, formatAge, isVisibleName, touchLabel } from '../../../src/ui/treeFormat';
 
 describe('Memory tree formatting', () => {
   const now = Date.UTC(2026, 10, 30, 12, 0, 0);

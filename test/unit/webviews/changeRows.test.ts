@@ -1,7 +1,7 @@
 // A memory write card's diff (issue 19): one changed word is one changed line with that word
 // marked, not the whole block out and in; unchanged runs fold to a little context.
 import * as assert from 'node:assert/strict';
-import { changeRows } from '../../../src/webviews/changeRows';
+import { changeRows } from '../../../src/features/chat/shared/changeRows';
 
 describe('memory write card: line diff with word highlights', () => {
   it('a false → true flip in a 9-line block is one line out, one in, the word marked, context folded', () => {

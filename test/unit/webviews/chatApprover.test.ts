@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/agent/tools';
-import { ChatApprover } from '../../../src/webviews/chatApprover';
-import { ChatTranscript, lineCounts, type ChatPatch } from '../../../src/webviews/chatTranscript';
+import { ChatApprover } from '../../../src/features/chat/chatApprover';
+import { ChatTranscript, lineCounts, type ChatPatch } from '../../../src/features/chat/chatTranscript';
 
 const command: ApprovalRequest = { kind: 'command', toolUseId: 'toolu_1', command: 'npm test && rm -rf dist', prefixes: ['npm test', 'rm -rf'] };
 const edit: ApprovalRequest = { kind: 'edit', toolUseId: 'toolu_2', path: 'src/app.ts', before: 'a\nb\nc\n', after: 'a\nB\nc\nd\n' };

@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import type { ApprovalRequest } from '../../../src/core/agent/tools';
-import { ChatAttention, describeWaiting } from '../../../src/webviews/chatAttention';
+import { ChatAttention, describeWaiting } from '../../../src/features/chat/chatAttention';
 
 const command = (id: string, text = 'npm test'): ApprovalRequest => ({ kind: 'command', toolUseId: id, command: text, prefixes: [text] });
 const edit: ApprovalRequest = { kind: 'edit', toolUseId: 'e', path: 'src/todo.js', before: 'a', after: 'b' };

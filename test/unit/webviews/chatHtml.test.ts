@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { buildChatHtml, chatContentSecurityPolicy, createNonce } from '../../../src/webviews/chatHtml';
+import { buildChatHtml, chatContentSecurityPolicy, createNonce } from '../../../src/features/chat/chatHtml';
 
 const CSP_SOURCE = 'https://file+.vscode-resource.vscode-cdn.net';
 const MEDIA = `${CSP_SOURCE}/ext/media`;

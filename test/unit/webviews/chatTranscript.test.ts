@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { actionsFor, ChatTranscript, retryText, WAITING_TEXT, type ChatPatch } from '../../../src/webviews/chatTranscript';
-import type { ChatEntry } from '../../../src/webviews/protocol';
+import { actionsFor, ChatTranscript, retryText, WAITING_TEXT, type ChatPatch } from '../../../src/features/chat/chatTranscript';
+import type { ChatEntry } from '../../../src/features/chat/shared/protocol';
 
 const MODEL = 'claude-sonnet-4-5';
 const usage = { input_tokens: 100, cache_read_input_tokens: 80, cache_creation_input_tokens: 20, output_tokens: 7 };

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { ChatTranscript, UNFOLDED_OUTPUTS } from '../../../src/webviews/chatTranscript';
-import { parseWebviewMessage } from '../../../src/webviews/protocol';
+import { ChatTranscript, UNFOLDED_OUTPUTS } from '../../../src/features/chat/chatTranscript';
+import { parseWebviewMessage } from '../../../src/features/chat/shared/protocol';
 
 /** A conversation of `n` messages, each with one command card whose output has 200 lines. */
 function longChat(n: number): ChatTranscript {

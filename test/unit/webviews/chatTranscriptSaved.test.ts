@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import {
   ChatTranscript, INTERRUPTED_CARD, INTERRUPTED_TEXT, parseSavedConversation,
-} from '../../../src/webviews/chatTranscript';
+} from '../../../src/features/chat/chatTranscript';
 
 const MODEL = 'claude-sonnet-4-5';
 const usage = { input_tokens: 100, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 10 };

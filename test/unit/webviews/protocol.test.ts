@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { isEntryId, isMemoryPath, MAX_CODE_CHARS, MAX_ENTRY_ID_CHARS, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/webviews/protocol';
+import { isEntryId, isMemoryPath, MAX_CODE_CHARS, MAX_ENTRY_ID_CHARS, MAX_PROMPT_CHARS, parseExtensionMessage, parseWebviewMessage } from '../../../src/features/chat/shared/protocol';
 
 describe('chat protocol: messages from the webview', () => {
   it('accepts each well-formed message', () => {

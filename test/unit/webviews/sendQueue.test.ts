@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SendQueue } from '../../../src/webviews/sendQueue';
+import { SendQueue } from '../../../src/features/chat/sendQueue';
 
 /** A promise and its resolve, to finish a job when the test says so. */
 function gate(): { promise: Promise<void>; open: () => void } {

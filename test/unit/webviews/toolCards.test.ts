@@ -3,10 +3,10 @@
 // the lines a read covered, and does not repeat the path below the header.
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { commandOutcome, openLine, outputLineCount, rangeLabel, readSummary, splitPath } from '../../../src/webviews/cardText';
+import { commandOutcome, openLine, outputLineCount, rangeLabel, readSummary, splitPath } from '../../../src/features/chat/shared/cardText';
 import { undoneEditsNote } from '../../../src/core/workspace/messages';
-import { actionsFor, ChatTranscript, firstChangedLine } from '../../../src/webviews/chatTranscript';
-import { parseWebviewMessage, type ChatEntry } from '../../../src/webviews/protocol';
+import { actionsFor, ChatTranscript, firstChangedLine } from '../../../src/features/chat/chatTranscript';
+import { parseWebviewMessage, type ChatEntry } from '../../../src/features/chat/shared/protocol';
 
 const FOLDER = { name: 'todo', root: '/home/u/todo', memoryFolder: '.claude-memories' };
 

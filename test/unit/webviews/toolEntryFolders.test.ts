@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { ChatTranscript } from '../../../src/webviews/chatTranscript';
-import { ToolEntryFolders } from '../../../src/webviews/toolEntryFolders';
+import { ChatTranscript } from '../../../src/features/chat/chatTranscript';
+import { ToolEntryFolders } from '../../../src/features/chat/toolEntryFolders';
 
 interface Folder {
   readonly name: string;

@@ -1,0 +1,42 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../platform/logger';
+import { VIEWS } from '../../platform/ids';
+import type { ExtensionServices } from '../../platform/services';
+import { ChangeDiffContent } from './changeDiff';
+import { ChangeFeedProvider, type FeedNode } from './changeFeedProvider';
+import { ReviewMarks } from './reviewMarks';
+import { refreshAgesWhileVisible } from '../../ui/ageRefresh';
+
+export interface ChangeFeed {
+  readonly provider: ChangeFeedProvider;
+  readonly view: vscode.TreeView<FeedNode>;
+  readonly diff: ChangeDiffContent;
+  readonly review: ReviewMarks;
+  /** The "Claude Memory" output's `changes` channel: what Undo did, or why it did nothing. */
+  readonly log: Logger;
+}
+
+/**
+ * Creates the Memory Changes view and keeps it (and its badge) in step with every store's
+ * history, through the stores' one change signal (this window's writes and other processes': the
+ * CLI, the MCP server, git).
+ */
+export function registerChangeFeed(context: vscode.ExtensionContext, services: ExtensionServices): ChangeFeed {
+  const review = new ReviewMarks(context.workspaceState);
+  const log = services.logger('changes');
+  const provider = new ChangeFeedProvider(services.stores, review, log);
+  const view = vscode.window.createTreeView(VIEWS.changes, { treeDataProvider: provider, canSelectMany: false });
+  const diff = new ChangeDiffContent(services.stores);
+  const refresh = () => void provider.refresh();
+
+  context.subscriptions.push(
+    provider,
+    view,
+    diff,
+    provider.onDidLoad(() => (view.badge = provider.badge)),
+    services.storeChanges.onDidChange(refresh),
+    refreshAgesWhileVisible(view, refresh),
+  );
+  refresh();
+  return { provider, view, diff, review, log };
+}

@@ -1,0 +1,21 @@
+/**
+ * The chat: the side-bar view and editor panels, their commands (Ask Claude…, New Chat, Chat
+ * History, Stop, Add File, command rules) and what Initialize / Resume send through it.
+ */
+import type * as vscode from 'vscode';
+import type { ExtensionServices } from '../../platform/services';
+import type { UserPrompts } from '../../ui/prompts';
+import { registerChatCommands } from './chatCommands';
+import { registerManageCommandRules } from './manageCommandRules';
+import { registerChat, type ChatApi, type ChatFeature } from './registerChat';
+
+export type { ChatApi } from './registerChat';
+export type { ChatSendResult } from './chatController';
+export type { AskArgs } from './ask';
+
+export function register(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts): { api: ChatApi; feature: ChatFeature } {
+  const chat = registerChat(context, services, prompts);
+  registerChatCommands(context, chat.feature, prompts);
+  registerManageCommandRules(context);
+  return chat;
+}

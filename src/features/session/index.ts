@@ -1,0 +1,2 @@
+/** The multi-session routine: Initialize, Resume and the Features view over features.json. */
+export { registerMultiSession as register, type MultiSessionApi } from './register';
