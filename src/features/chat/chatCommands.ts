@@ -1,5 +1,5 @@
 /**
- * The chat's commands, registered from the commands layer (commands → webviews, never back):
+ * The chat's commands, registered by the chat feature's index:
  * Ask Claude…, New Chat, Chat History, Stop, Open Chat, Choose Chat Folder…, Add File to Chat, Ask About Selection.
  */
 import { COMMANDS } from '../../platform/ids';

@@ -1,7 +1,7 @@
 /**
  * The chat feature's registrations: the webview view and the reactions to trust and folder
  * changes. Returns a small API the extension exposes for tests, and the pieces the chat's
- * commands need (they register themselves from the commands layer: commands/chatCommands.ts).
+ * commands need (chatCommands.ts; index.ts registers both).
  */
 import * as vscode from 'vscode';
 import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../../platform/ids';
@@ -75,7 +75,7 @@ export interface ChatFeature {
   openInEditor(): void;
 }
 
-/** The questions the chat asks outside its webview (the commands layer's UserPrompts fits). */
+/** The questions the chat asks outside its webview (ui/prompts.ts's UserPrompts fits). */
 export interface ChatPrompts {
   /** A modal yes/no; true only when the user chose `confirmLabel`. */
   confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;

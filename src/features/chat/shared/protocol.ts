@@ -1,5 +1,5 @@
 /**
- * The chat webview's message protocol, shared by the extension (src/webviews) and the webview
+ * The chat webview's message protocol, shared by the extension (src/features/chat) and the webview
  * script (media/src). Pure TypeScript: no `vscode`, no DOM, so both tsconfigs compile it.
  *
  * Handshake: the webview posts `ready` first; the extension posts nothing before it and answers
