@@ -7,6 +7,7 @@ import { createChecklistGuards } from '../core/session/guards';
 import { MEMORY_ROOT } from '../core/memory/types';
 import type { Logger } from './logger';
 import { storeSettingsOf, type SettingKey, type Settings, type SettingsSnapshot } from './settings';
+import { OwnWrites } from './ownWrites';
 import { storeLockFor } from './storeLockFor';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
@@ -19,6 +20,8 @@ export class MemoryStore {
     readonly rootUri: vscode.Uri,
     readonly fs: WorkspaceMemoryFileSystem,
     readonly engine: MemoryEngine,
+    /** What this window's engine changed lately: the watcher's echo of it is not news. */
+    readonly ownWrites: OwnWrites = new OwnWrites(),
   ) {}
 
   /** The Uri of a `/memories/...` path, or undefined when it is not a canonical path in this store. */
@@ -103,6 +106,11 @@ export class MemoryStores implements vscode.Disposable {
     return this.stores.find((s) => s.folder.uri.toString() === uri.toString());
   }
 
+  /** Whether `store`'s engine wrote and the onDidWrite of that burst is still to come. */
+  writePending(store: MemoryStore): boolean {
+    return this.writeTimers.has(store);
+  }
+
   /** The store whose memory folder contains `uri` (or is it). */
   forUri(uri: vscode.Uri): MemoryStore | undefined {
     return this.stores.find((s) => s.memoryPathOf(uri) !== undefined);
@@ -126,7 +134,8 @@ export class MemoryStores implements vscode.Disposable {
     const options = engineOptions(s, this.log);
     this.stores = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
       const rootUri = vscode.Uri.joinPath(folder.uri, s.memoryFolder);
-      const fs = new WorkspaceMemoryFileSystem(rootUri, { canWrite: this.canWrite });
+      const ownWrites = new OwnWrites();
+      const fs = new WorkspaceMemoryFileSystem(rootUri, { canWrite: this.canWrite, willChange: (uri, scope) => ownWrites.note(uri, scope) });
       const storeLock = storeLockFor(rootUri, this.canWrite);
       const onDidWrite = () => {
         clearTimeout(this.writeTimers.get(store));
@@ -139,7 +148,7 @@ export class MemoryStores implements vscode.Disposable {
           }, WRITE_BURST_MS),
         );
       };
-      const store: MemoryStore = new MemoryStore(folder, rootUri, fs, this.createEngine(fs, { ...options, storeLock, onDidWrite }));
+      const store: MemoryStore = new MemoryStore(folder, rootUri, fs, this.createEngine(fs, { ...options, storeLock, onDidWrite }), ownWrites);
       return store;
     });
   }

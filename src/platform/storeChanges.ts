@@ -1,8 +1,17 @@
 import * as vscode from 'vscode';
+import { META_FOLDER, TEMP_NAME_PREFIX } from '../core/memory/paths';
+import { MEMORY_ROOT } from '../core/memory/types';
 import type { MemoryStore, MemoryStores } from './memoryStores';
+import { LOCK_FILE, WAITING_FILE } from './node/nodeStoreLock';
 
 /** Watcher events closer together than this are one change (an agent turn or a git checkout writes many files). */
 const BURST_MS = 100;
+/**
+ * A burst made only of this window's own changes waits this long for the engine's write signal,
+ * which takes it along (the watcher is often quicker than the signal); it fires on its own only
+ * if no signal comes.
+ */
+const OWN_WRITE_WAIT_MS = 1_000;
 
 /** One burst of changes to one store, or the set of stores rebuilt (`store` undefined). */
 export interface StoreChange {
@@ -31,7 +40,8 @@ export function mayHaveChanged(change: StoreChange, watched: (store: MemoryStore
  * It merges the three ways a change becomes known: this window's engines' writes
  * (`MemoryStores.onDidWrite`, already one per burst), one file watcher per store for every other
  * writer, and the stores being rebuilt. A burst of watcher events and the engine's own write of the
- * same moment fire once.
+ * same moment fire once, and the watcher's later echo of a write this window announced is dropped
+ * (OwnWrites): one agent write, one change.
  *
  * The watcher's pattern is relative to the workspace folder, not to the store, so deleting the
  * whole store folder is seen too: a watcher based inside the store would go quiet with it.
@@ -39,7 +49,7 @@ export function mayHaveChanged(change: StoreChange, watched: (store: MemoryStore
 export class StoreChanges implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<StoreChange>();
   private readonly seen = new vscode.EventEmitter<{ store: MemoryStore; uri: vscode.Uri }>();
-  private readonly pending = new Map<MemoryStore, { uris: vscode.Uri[]; timer: ReturnType<typeof setTimeout> }>();
+  private readonly pending = new Map<MemoryStore, { uris: vscode.Uri[]; timer: ReturnType<typeof setTimeout> | undefined; ownOnly: boolean }>();
   private watchers: vscode.Disposable[] = [];
   private readonly subscriptions: vscode.Disposable[];
 
@@ -76,7 +86,10 @@ export class StoreChanges implements vscode.Disposable {
       const fire = (uri: vscode.Uri) => {
         if (!this.stores.all().includes(store)) return;
         this.seen.fire({ store, uri });
-        this.schedule(store, uri);
+        if (isBookkeeping(store, uri)) return;
+        const whose = store.ownWrites.whose(uri);
+        // The echo of a change this window's engine made and already announced is not news.
+        if (whose !== 'announced') this.schedule(store, uri, whose === 'unannounced');
       };
       this.watchers.push(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
     }
@@ -87,15 +100,14 @@ export class StoreChanges implements vscode.Disposable {
     this.watchers = [];
   }
 
-  private schedule(store: MemoryStore, uri: vscode.Uri): void {
-    const burst = this.pending.get(store);
-    if (burst) {
-      clearTimeout(burst.timer);
-      burst.uris.push(uri);
-      burst.timer = setTimeout(() => this.flush(store, false), BURST_MS);
-    } else {
-      this.pending.set(store, { uris: [uri], timer: setTimeout(() => this.flush(store, false), BURST_MS) });
-    }
+  /** Adds `uri` to the store's burst; a burst of only this window's unannounced changes waits for their signal. */
+  private schedule(store: MemoryStore, uri: vscode.Uri, own: boolean): void {
+    const burst = this.pending.get(store) ?? { uris: [], timer: undefined, ownOnly: true };
+    clearTimeout(burst.timer);
+    burst.uris.push(uri);
+    burst.ownOnly &&= own;
+    burst.timer = setTimeout(() => this.flush(store, false), burst.ownOnly ? OWN_WRITE_WAIT_MS : BURST_MS);
+    this.pending.set(store, burst);
   }
 
   /** Fires the store's change now, with the watcher events of its burst so far. */
@@ -105,6 +117,24 @@ export class StoreChanges implements vscode.Disposable {
     this.pending.delete(store);
     // An engine of a store rebuilt away may still finish a write: only current stores change.
     if (!this.stores.all().includes(store)) return;
+    if (ownWrite) store.ownWrites.signalled();
     this.changed.fire({ store, uris: burst?.uris ?? [], ownWrite });
   }
+}
+
+/**
+ * Files no view shows and whose change says nothing by itself: the engine's temporary files of an
+ * atomic write (the rename onto the real name is reported too), and in `.meta` the folder itself,
+ * its `.gitignore` and the store lock's files (every writer, in any process, takes and releases
+ * the lock around a change that is reported by itself). History, pins and read times do count.
+ */
+function isBookkeeping(store: MemoryStore, uri: vscode.Uri): boolean {
+  const memoryPath = store.memoryPathOf(uri);
+  if (memoryPath === undefined) return false;
+  const name = memoryPath.slice(memoryPath.lastIndexOf('/') + 1);
+  if (name.startsWith(TEMP_NAME_PREFIX)) return true;
+  const meta = `${MEMORY_ROOT}/${META_FOLDER}`;
+  if (memoryPath === meta) return true;
+  if (memoryPath !== `${meta}/${name}`) return false;
+  return name === '.gitignore' || name.startsWith(LOCK_FILE) || name === WAITING_FILE;
 }

@@ -3,12 +3,15 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem } from '../core/memory/fileSystem';
 import { NodeMemoryFileSystem } from './node/nodeFileSystem';
+import type { OwnChangeScope } from './ownWrites';
 
 export interface WorkspaceMemoryFileSystemOptions {
   /** Consulted before every change; false (e.g. an untrusted workspace) makes writes fail with NoPermissions. */
   canWrite?: () => boolean;
   /** Default true: new local files are created owner-only (memory). False for workspace source files. */
   ownerOnly?: boolean;
+  /** Told before each change this file system makes (`subtree`: a delete or rename, which also changes what is below). */
+  willChange?: (uri: vscode.Uri, scope: OwnChangeScope) => void;
 }
 
 /**
@@ -34,7 +37,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
       const local = new NodeMemoryFileSystem(root.fsPath, { ownerOnly: options.ownerOnly !== false });
       this.append = async (path, data) => {
         this.assertWritable();
-        this.uriOf(path);
+        this.willChange(this.uriOf(path));
         await local.append(path, data);
       };
       this.readFrom = async (path, offset) => {
@@ -69,6 +72,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
   async writeFile(path: string, content: Uint8Array): Promise<void> {
     this.assertWritable();
     const uri = this.uriOf(path);
+    this.willChange(uri);
     await this.call(path, async () => {
       // workspace.fs.writeFile creates missing parents; the engine's contract says it must not.
       const parent = vscode.Uri.joinPath(uri, '..');
@@ -81,7 +85,9 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {
     this.assertWritable();
-    await this.call(path, () => vscode.workspace.fs.delete(this.uriOf(path), { recursive: options.recursive, useTrash: false }));
+    const uri = this.uriOf(path);
+    this.willChange(uri, 'subtree');
+    await this.call(path, () => vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: false }));
   }
 
   /**
@@ -94,6 +100,8 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
     this.assertWritable();
     const from = this.uriOf(source);
     const to = this.uriOf(target);
+    this.willChange(from, 'subtree');
+    this.willChange(to, 'subtree');
     await this.call(source, async () => {
       if (options.overwrite && isOpenInEditor(to) && (await isFile(to))) {
         await vscode.workspace.fs.writeFile(to, await vscode.workspace.fs.readFile(from));
@@ -106,7 +114,13 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
 
   async createDirectory(path: string): Promise<void> {
     this.assertWritable();
-    await this.call(path, () => vscode.workspace.fs.createDirectory(this.uriOf(path)));
+    const uri = this.uriOf(path);
+    this.willChange(uri);
+    await this.call(path, () => vscode.workspace.fs.createDirectory(uri));
+  }
+
+  private willChange(uri: vscode.Uri, scope: OwnChangeScope = 'place'): void {
+    this.options.willChange?.(uri, scope);
   }
 
   private assertWritable(): void {

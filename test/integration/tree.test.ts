@@ -43,6 +43,81 @@ suite('Memory tree', () => {
     assert.strictEqual(rootItem.label, store.folder.name);
   });
 
+  test('one agent write refreshes the Memory tree once and reloads Memory Changes once', async () => {
+    const changes = api.services.storeChanges;
+    const counted = { treeRefreshes: 0, historyReloads: 0 };
+    const seen: string[] = [];
+    const where = (u: vscode.Uri) => vscode.workspace.asRelativePath(u);
+    /** The first event that `wanted`; on timeout, says what it waited for and which store changes it saw. */
+    const firstOf = <T>(what: string, event: vscode.Event<T>, wanted: (e: T) => boolean): Promise<T> =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          sub.dispose();
+          reject(new Error(`no ${what} within 15 s; store changes seen: ${seen.join(' | ') || 'none'}`));
+        }, 15_000);
+        const sub = event((e) => {
+          if (!wanted(e)) return;
+          clearTimeout(timer);
+          sub.dispose();
+          resolve(e);
+        });
+      });
+    const file = vscode.Uri.joinPath(store.rootUri, dir, 'counted.md');
+    // Markers are dot-names, which no view shows.
+    const marker = vscode.Uri.joinPath(store.rootUri, dir, '.count-end');
+    // Not counted: the store's first write in a fresh workspace also creates the memory folder and
+    // `.meta` (the lock makes them, unreported by the engine), and the watcher's report of the new
+    // folder makes history take the files already there as the user's (what noticeChange('') does
+    // here at once). A hand write closes the warm-up.
+    const warmup = await store.engine.execute({ command: 'create', path: `/memories/${dir}/warm-up.md`, file_text: 'warm-up\n' });
+    assert.strictEqual(warmup.is_error, false, JSON.stringify(warmup.content));
+    const warmupMarker = vscode.Uri.joinPath(store.rootUri, dir, '.count-start');
+    const warmedUp = firstOf('store change of the warm-up marker', changes.onDidChange, (c) => c.uris.some((u) => u.toString() === warmupMarker.toString()));
+    await vscode.workspace.fs.writeFile(warmupMarker, text('marker\n'));
+    await warmedUp;
+    // History records the hand-written marker as the user's (after its debounce): that change too,
+    // and the tree's and Memory Changes' redraws for it.
+    const warmTree = firstOf('tree refresh after the warm-up', api.memoryTree.onDidChangeTreeData, (node) => node === undefined);
+    const warmFeed = firstOf('Memory Changes load after the warm-up', api.changeFeed.provider.onDidLoad, () => true);
+    await firstOf('the recording of the warm-up marker', changes.onDidChange, (c) => c.ownWrite);
+    await Promise.all([warmTree, warmFeed]);
+    await api.changeFeed.provider.whenIdle();
+    const subs = [
+      changes.onDidChange((c) => seen.push(`${c.ownWrite ? 'own write' : 'watcher'}: ${c.uris.map(where).join(', ')}`)),
+      // A whole-tree refresh; redrawing the one row the "touched" mark moved to is not one.
+      api.memoryTree.onDidChangeTreeData((node) => {
+        if (node === undefined) counted.treeRefreshes++;
+      }),
+      api.changeFeed.provider.onDidLoad(() => counted.historyReloads++),
+    ];
+    try {
+      const refreshed = firstOf('tree refresh', api.memoryTree.onDidChangeTreeData, (node) => node === undefined);
+      const reloaded = firstOf('Memory Changes load', api.changeFeed.provider.onDidLoad, () => true);
+      const echo = firstOf('watcher report of the write', changes.onDidSeeFile, (e) => e.uri.toString() === file.toString());
+      // What the chat does for one memory tool call: the engine writes, the tool's touch marks the file.
+      const result = await store.engine.execute({ command: 'create', path: `/memories/${dir}/counted.md`, file_text: 'counted\n' }, undefined, { name: 'chat' });
+      assert.strictEqual(result.is_error, false, JSON.stringify(result.content));
+      assert.ok(result.touched, 'a create reports the file it touched');
+      api.services.memoryActivity.fire({ ...result.touched, folder: store.folder });
+      await Promise.all([refreshed, reloaded, echo]);
+      // A hand write after the echo closes the count: the change that carries it comes after
+      // anything the agent's write set off.
+      let atMarker: typeof counted | undefined;
+      const markerChange = firstOf('store change of the hand-written marker', changes.onDidChange, (c) => {
+        const isMarker = c.uris.some((u) => u.toString() === marker.toString());
+        // Counted as the marker's change arrives, before anything it sets off.
+        if (isMarker) atMarker = { ...counted };
+        return isMarker;
+      });
+      await vscode.workspace.fs.writeFile(marker, text('marker\n'));
+      await markerChange;
+      const recent = (await store.engine.history()).slice(-4).map((e) => `v${e.version} ${e.op} ${e.path} by ${e.author.name}`);
+      assert.deepStrictEqual(atMarker, { treeRefreshes: 1, historyReloads: 1 }, `store changes seen: ${seen.join(' | ')}; last versions: ${recent.join(', ')}`);
+    } finally {
+      for (const s of subs) s.dispose();
+    }
+  });
+
   test('a file written by hand appears without a refresh; dot-names stay hidden; folders sort first', async () => {
     await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(store.rootUri, dir, 'zz-folder'));
     // Let the tree read the folder once so a later change has to come through the watcher.

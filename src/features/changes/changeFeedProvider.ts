@@ -89,6 +89,11 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
     return this.loading;
   }
 
+  /** Resolves once no read of the histories is running (what a refresh asked for is on screen). */
+  whenIdle(): Promise<void> {
+    return this.loading ?? Promise.resolve();
+  }
+
   /** Versions to review across all stores. */
   get unseen(): number {
     return this.stores.reduce((n, s) => n + s.unseen, 0);

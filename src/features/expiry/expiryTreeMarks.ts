@@ -21,6 +21,10 @@ export class ExpiryTreeMarks implements TreeItemAnnotator {
     this.onDidChange = expiry.onDidChange;
   }
 
+  update(): Promise<void> {
+    return this.expiry.refresh();
+  }
+
   annotate(node: MemoryNode, item: vscode.TreeItem): void {
     if (node.kind !== 'file') return;
     const outlook = this.expiry.outlook(node.store, node.rel, this.now());

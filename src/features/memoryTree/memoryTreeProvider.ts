@@ -15,7 +15,10 @@ import { deletedGroupItem, deletedGroupNode, deletedItem, deletedNodes, escapeMd
  */
 export interface TreeItemAnnotator {
   annotate(node: MemoryNode, item: vscode.TreeItem): void;
+  /** Its marks changed for a reason of its own (a pin, a setting): the tree redraws. */
   readonly onDidChange: vscode.Event<void>;
+  /** Brings its marks up to date after a store change; the tree redraws once, after every annotator's update. */
+  update?(): Promise<void>;
 }
 
 /** Context key behind the Memory view's welcome content (package.json viewsWelcome). */
@@ -39,6 +42,8 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   /** The entry the agent touched last, shown with a mark. */
   private marked: MemoryTouch | undefined;
   private readonly annotators: TreeItemAnnotator[] = [];
+  /** How many store-change updates of the annotators are running. */
+  private updating = 0;
 
   constructor(
     private readonly stores: MemoryStores,
@@ -70,7 +75,21 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
 
   addAnnotator(annotator: TreeItemAnnotator): vscode.Disposable {
     this.annotators.push(annotator);
-    return annotator.onDidChange(() => this.refresh());
+    // While the annotators update for a store change, their own change events are part of it.
+    return annotator.onDidChange(() => {
+      if (this.updating === 0) this.refresh();
+    });
+  }
+
+  /** A store changed: the annotators update first, then the tree redraws once. */
+  async storeChanged(): Promise<void> {
+    this.updating++;
+    try {
+      await Promise.all(this.annotators.map((a) => a.update?.().catch(() => undefined)));
+    } finally {
+      this.updating--;
+    }
+    this.refresh();
   }
 
   refresh(): void {
@@ -129,6 +148,25 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     if (node.kind === 'file') item.command = { command: 'vscode.open', title: 'Open', arguments: [node.uri] };
     for (const annotator of this.annotators) annotator.annotate(node, item);
     return item;
+  }
+
+  /** The touch the mark is on (to redraw its row when the mark moves). */
+  get markedTouch(): MemoryTouch | undefined {
+    return this.marked;
+  }
+
+  /**
+   * Redraws only the rows the "touched" mark left and moved to, where they are listed already (a
+   * row not listed yet is drawn with the mark when it is): not the whole tree.
+   */
+  async redrawTouched(before: MemoryTouch | undefined): Promise<void> {
+    for (const touch of [before, this.marked]) {
+      const store = touch && this.stores.forFolder(touch.folder);
+      const rel = touch && storeRelative(touch.newPath ?? touch.path);
+      if (!store || !rel || !this.listings.has(`${store.folder.uri.toString()}|${parentOf(rel)}`)) continue;
+      const node = await this.nodeAt(store, rel);
+      if (node) this.changed.fire(node);
+    }
   }
 
   /** The node of a `/memories/...` path in a store as the tree lists it; undefined when it is not listed. */

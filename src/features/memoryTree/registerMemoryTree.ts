@@ -30,7 +30,7 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     view,
     vscode.workspace.registerTextDocumentContentProvider(VERSION_SCHEME, new VersionDocumentProvider(services.stores)),
     versionDiffs,
-    services.storeChanges.onDidChange(() => provider.refresh()),
+    services.storeChanges.onDidChange(() => void provider.storeChanged()),
     revealer,
     services.memoryActivity.onDidTouch((touch) => revealer.onTouch(touch)),
     refreshAgesWhileVisible(view, () => provider.refresh()),

@@ -37,8 +37,12 @@ export class TouchRevealer implements vscode.Disposable {
   ) {}
 
   onTouch(touch: MemoryTouch): void {
+    const before = this.provider.markedTouch;
     this.provider.noteTouch(touch);
-    this.provider.refresh();
+    // A touch that wrote is followed by the store's change signal, whose refresh shows the mark
+    // too; otherwise (a read, or the signal came first) only the rows the mark moved between redraw.
+    const store = this.stores.forFolder(touch.folder);
+    if (store === undefined || !this.stores.writePending(store)) void this.provider.redrawTouched(before);
     if (touch.kind === 'delete') return;
     this.schedule(() => void this.reveal(touch, 1), REVEAL_DELAY_MS);
   }

@@ -25,6 +25,8 @@ export interface NodeStoreLockOptions {
 }
 
 export const LOCK_FILE = 'lock';
+/** Where a writer that waits for the lock says so (the holder lets go at its next command). */
+export const WAITING_FILE = 'waiting';
 /** Holder tokens: random per process, then a counter (unique without a random draw per acquire). */
 const PROCESS_TOKEN = `${randomBytes(6).toString('hex')}-`;
 let tokenCounter = 0;
@@ -71,7 +73,7 @@ export class NodeStoreLock implements StoreLock {
     this.metaDir = path.join(storeDir, META_FOLDER);
     this.lockPath = path.join(this.metaDir, LOCK_FILE);
     this.breakPath = path.join(this.metaDir, BREAK_FILE);
-    this.waitPath = path.join(this.metaDir, 'waiting');
+    this.waitPath = path.join(this.metaDir, WAITING_FILE);
     this.waitMs = options.waitMs ?? 10_000;
     this.staleMs = options.staleMs ?? 5_000;
     this.heartbeatMs = options.heartbeatMs ?? Math.max(50, Math.floor(this.staleMs / 5));
