@@ -18,10 +18,11 @@ const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'cwm-package-'));
 const run = (args) => execFileSync(process.execPath, args, { cwd: stage, stdio: ['ignore', quiet ? 'ignore' : 'inherit', 'inherit'] });
 
 try {
-  // Manifest and docs as they are in the tree.
-  for (const file of ['package.json', 'package.nls.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'cliBundles.js', 'tsconfig.json']) {
-    if (fs.existsSync(path.join(root, file))) fs.copyFileSync(path.join(root, file), path.join(stage, file));
+  // Manifest and docs as they are in the tree (docs/ ships: the README links into it).
+  for (const file of ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'cliBundles.js', 'tsconfig.json']) {
+    fs.copyFileSync(path.join(root, file), path.join(stage, file));
   }
+  fs.cpSync(path.join(root, 'docs'), path.join(stage, 'docs'), { recursive: true });
   // Static media (icons, templates, css, vendored codicons); media/dist is rebuilt below.
   fs.mkdirSync(path.join(stage, 'media'));
   for (const entry of fs.readdirSync(path.join(root, 'media'))) {
@@ -38,6 +39,9 @@ try {
     require.resolve('@vscode/vsce/vsce'), 'package',
     '--no-dependencies', // esbuild bundled the runtime dependencies into dist/
     '--allow-missing-repository', // private project, no public repository URL to publish
+    // The README's links into docs/ stay relative (docs/ is in the package): without a repository
+    // URL vsce would refuse to package a README with relative links rather than rewrite them.
+    '--no-rewrite-relative-links',
     '--out', out,
   ]);
 } finally {

@@ -17,7 +17,12 @@ import {
 
 export * from './settingsParse';
 
-/** The `claudeMemory.*` configuration, read here and nowhere else. */
+/**
+ * The `claudeMemory.*` configuration section. `Settings` reads it for the window (typed, validated,
+ * every value through SETTING_TRUST). The user-only lists are read from the user's settings by
+ * their own code: `sandboxSettings` below and `commandRules` in platform/workspaceTools.ts; that
+ * file and features/chat/manageCommandRules.ts also write the user's `sandbox.allowedDomains`.
+ */
 export const SETTINGS_SECTION = 'claudeMemory';
 
 /** `claudeMemory.expiry.days`, read by layer (settings key `expiryDays`). */

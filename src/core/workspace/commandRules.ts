@@ -12,8 +12,8 @@
 import { loadShellParser, type CommandPart, type ShellParser } from './shellCommands';
 
 /**
- * Read-only commands that run without asking (listed in the README). Options that would make one
- * of them write or run another program are refused by UNSAFE_DEFAULT_OPTIONS.
+ * Read-only commands that run without asking (listed in docs/chat.md#command-rules). Options that
+ * would make one of them write or run another program are refused by UNSAFE_DEFAULT_OPTIONS.
  */
 export const DEFAULT_ALLOWED_COMMANDS: readonly string[] = [
   'ls', 'cat', 'head', 'tail', 'wc', 'pwd', 'echo', 'true', 'which', 'file', 'stat', 'du', 'diff',

@@ -72,7 +72,7 @@ function userNamespacesWork(): boolean {
   return namespacesChecked;
 }
 
-/** How to get the sandbox, per platform (README has the same). */
+/** How to get the sandbox, per platform (docs/chat.md#command-sandbox has the same). */
 export const SANDBOX_INSTALL_HINT =
   'install bubblewrap and socat (Debian/Ubuntu: `apt install bubblewrap socat ripgrep`; Fedora: `dnf install bubblewrap socat ripgrep`; Arch: `pacman -S bubblewrap socat ripgrep`); macOS needs nothing';
 

@@ -1,5 +1,5 @@
 /**
- * The one way a Node process (`claude-memory exec`, `run`, the MCP server to come) builds its
+ * The one way a Node process (`claude-memory exec`, `run`, `mcp`, `history`, `restore`, `expire`) builds its
  * memory engine, so they cannot drift: the Node adapter, the cross-process store lock in
  * `<store>/.meta`, and the checklist guards unless turned off.
  */

@@ -10,10 +10,11 @@
  * as deltas against the previous version of the same file (a full copy every FULL_EVERY), zlib
  * compressed. Readers in any process follow the segment by offset: one read of the new bytes,
  * none when nothing changed. Retention appends a `drop` record (every reader hides those versions
- * at once); when dropped records make up half the segment, the segment is compacted: the kept
- * versions are written to `journal-<epoch+1>` (a new file renamed into place), the old one is
- * deleted, and readers that find their segment gone move to the newest one. The format before the
- * journal (`v/<n>.json` records, `b/<sha256>` contents, `head`) is migrated once, in place.
+ * at once); once dropped versions are an eighth of the kept ones (and at least
+ * COMPACT_MIN_DROPPED), the segment is compacted: the kept versions are written to
+ * `journal-<epoch+1>` (a new file renamed into place), the old one is deleted, and readers that
+ * find their segment gone move to the newest one. The format before the journal (`v/<n>.json`
+ * records, `b/<sha256>` contents, `head`) is migrated once, in place.
  */
 import { isFsError, FileType } from '../fileSystem';
 import { META_FOLDER } from '../paths';

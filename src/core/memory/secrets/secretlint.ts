@@ -109,7 +109,7 @@ const RULES: readonly SecretlintRule[] = (() => {
   );
 })();
 
-/** The rule ids this driver runs (for the README check and the benchmark). */
+/** The rule ids this driver runs (bench/secrets compares them with secretlint's own engine). */
 export const SECRETLINT_RULE_IDS: readonly string[] = RULES.map((r) => r.meta.id);
 
 /** One report's kind, or undefined when the message is not a secret. */
