@@ -10,6 +10,7 @@ import { createServices } from './platform/createServices';
 import { registerHandEdits } from './platform/handEdits';
 import type { ExtensionServices } from './platform/services';
 import { PromptsHolder, type UserPrompts } from './ui/prompts';
+import { registerVersionDocuments } from './ui/versionDocuments';
 
 /** What activate() returns: for integration tests and other extensions. */
 export interface ClaudeMemoryApi {
@@ -45,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const started = performance.now();
   const services = createServices(context);
   const prompts = new PromptsHolder();
+  context.subscriptions.push(registerVersionDocuments(services.stores));
   apiKey.register(context, services, prompts);
   const tree = memoryTree.register(context, services, prompts);
   context.subscriptions.push(registerHandEdits(services));

@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import type { TouchedPath } from '../core/memory/types';
 
-/** Who made a memory tool call when it was not this extension's Claude chat. */
-export const CHAT_AGENT_WRITER = 'Chat agent';
-
 /**
  * A memory file an agent just read or changed, in the workspace folder whose store it is in.
- * `writer` names the agent when it is not Claude (e.g. Copilot through the Language Model tool).
+ * `writer` names the agent when it is not Claude, in history's words (`authorSubject`: "Copilot" for
+ * the Language Model tool), so the tree and Memory Changes say the same.
  */
 export type MemoryTouch = TouchedPath & { folder: vscode.WorkspaceFolder; writer?: string };
 

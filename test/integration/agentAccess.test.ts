@@ -46,12 +46,12 @@ suite('Agent access: Language Model tool and MCP server definition', () => {
     const result = await invoke({ command: 'create', path: `/memories/${rel}`, file_text: 'shared between agents\n' });
     assert.strictEqual(textOf(result), `File created successfully at: /memories/${rel}`);
     assert.ok(await exists(vscode.Uri.joinPath(store.rootUri, dir, 'from-agent.md')));
-    assert.strictEqual(api.services.memoryActivity.lastTouch?.writer, 'Chat agent');
+    assert.strictEqual(api.services.memoryActivity.lastTouch?.writer, 'Copilot');
 
     const node = await waitFor('the agent-written file in the tree', () => findNode(api, store, rel));
     const item = api.memoryTree.getTreeItem(node);
-    assert.match(String(item.description), /^✦ Chat agent wrote · 22B · just now$/);
-    assert.match((item.tooltip as vscode.MarkdownString).value, /Last touched by Chat agent \(write\)/);
+    assert.match(String(item.description), /^✦ Copilot wrote · 22B · just now$/);
+    assert.match((item.tooltip as vscode.MarkdownString).value, /Last touched by Copilot \(write\)/);
     // History records the Language Model tool as the author, and the tooltip names it.
     assert.deepStrictEqual((await store.engine.fileHistory(rel)).map((e) => `${e.op} ${e.author.name}`), ['create lm-tool']);
     await waitFor('the tooltip to name the Language Model tool', async () => {

@@ -53,6 +53,27 @@ suite('Memory Changes feed', () => {
     assert.strictEqual(api.changeFeed.view.badge, undefined);
   });
 
+  test("a change's diff opens its previous version and this one as read-only version documents (an empty side for a create)", async () => {
+    const file = `${dir}/diffed.md`;
+    assert.strictEqual((await store.engine.execute({ command: 'create', path: `/memories/${file}`, file_text: 'before\n' })).is_error, false);
+    assert.strictEqual((await store.engine.execute({ command: 'str_replace', path: `/memories/${file}`, old_str: 'before', new_str: 'after' })).is_error, false);
+    const sidesOfActiveDiff = async (): Promise<string[]> => {
+      const input = await waitFor('a diff tab in front', () => {
+        const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+        return tab instanceof vscode.TabInputTextDiff && tab.modified.path.includes(dir) ? tab : undefined;
+      });
+      const docs = await Promise.all([input.original, input.modified].map((u) => vscode.workspace.openTextDocument(u)));
+      assert.deepStrictEqual(docs.map((d) => d.uri.scheme), ['claude-memory-version', 'claude-memory-version'], 'both sides are version documents');
+      return docs.map((d) => d.getText());
+    };
+    await vscode.commands.executeCommand('claudeMemory.changes.open', await waitFor('the edit row', () => rowOf(file, 'str_replace')));
+    assert.deepStrictEqual(await sidesOfActiveDiff(), ['before\n', 'after\n']);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('claudeMemory.changes.open', rowOf(file, 'create'));
+    assert.deepStrictEqual(await sidesOfActiveDiff(), ['', 'before\n']);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   test('an expiry sweep is one row ("2 memories expired"); its Restore brings both files back byte for byte', async () => {
     const files = { [`${dir}/a.md`]: 'alpha\n', [`${dir}/b.md`]: 'beta\n' };
     for (const [rel, content] of Object.entries(files)) assert.ok(await store.engine.createFile(rel, text(content)));

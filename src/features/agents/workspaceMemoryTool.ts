@@ -5,10 +5,10 @@
  * are confirmed first, naming the file that changes, and show in the Memory tree like Claude's.
  */
 import * as vscode from 'vscode';
+import { authorSubject } from '../../core/memory/history/describe';
 import { AUTHORS } from '../../core/memory/history/types';
 import { plannedWrite } from '../../core/memory/sharedTool';
 import type { ResultContent } from '../../core/memory/types';
-import { CHAT_AGENT_WRITER } from '../../platform/memoryActivity';
 import type { MemoryStore } from '../../platform/memoryStores';
 import type { ExtensionServices } from '../../platform/services';
 
@@ -49,7 +49,7 @@ export class WorkspaceMemoryTool implements vscode.LanguageModelTool<WorkspaceMe
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
       const result = await store.engine.execute(options.input, abort.signal, AUTHORS.lmTool);
-      if (result.touched) this.services.memoryActivity.fire({ ...result.touched, folder: store.folder, writer: CHAT_AGENT_WRITER });
+      if (result.touched) this.services.memoryActivity.fire({ ...result.touched, folder: store.folder, writer: authorSubject(AUTHORS.lmTool) });
       // The engine's strings as they are: errors already start with "Error:" and are model-safe.
       return textResult(...texts(result.content));
     } finally {

@@ -34,7 +34,7 @@ function selectedChange(feed: ChangeFeed): ChangeNode | undefined {
 
 export async function openChange(feed: ChangeFeed, node: ChangeNode | undefined): Promise<void> {
   if (node === undefined) return;
-  await feed.diff.open(vscode.Uri.parse(node.key), node.entry);
+  await feed.openDiff(vscode.Uri.parse(node.key), node.entry);
   if (await feed.review.mark(node.key, node.entry.version)) await feed.provider.refresh();
 }
 

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import type { HistoryEntry } from '../../core/memory/history/types';
 import type { Logger } from '../../platform/logger';
 import { VIEWS } from '../../platform/ids';
 import type { ExtensionServices } from '../../platform/services';
-import { ChangeDiffContent } from './changeDiff';
+import { openChangeDiff } from './changeDiff';
 import { ChangeFeedProvider, type FeedNode } from './changeFeedProvider';
 import { ReviewMarks } from './reviewMarks';
 import { refreshAgesWhileVisible } from '../../ui/ageRefresh';
@@ -10,7 +11,8 @@ import { refreshAgesWhileVisible } from '../../ui/ageRefresh';
 export interface ChangeFeed {
   readonly provider: ChangeFeedProvider;
   readonly view: vscode.TreeView<FeedNode>;
-  readonly diff: ChangeDiffContent;
+  /** Opens a change's diff (previous version ↔ this one). */
+  openDiff(folder: vscode.Uri, entry: HistoryEntry): Promise<void>;
   readonly review: ReviewMarks;
   /** The "Claude Memory" output's `changes` channel: what Undo did, or why it did nothing. */
   readonly log: Logger;
@@ -26,17 +28,15 @@ export function registerChangeFeed(context: vscode.ExtensionContext, services: E
   const log = services.logger('changes');
   const provider = new ChangeFeedProvider(services.stores, review, log);
   const view = vscode.window.createTreeView(VIEWS.changes, { treeDataProvider: provider, canSelectMany: false });
-  const diff = new ChangeDiffContent(services.stores);
   const refresh = () => void provider.refresh();
 
   context.subscriptions.push(
     provider,
     view,
-    diff,
     provider.onDidLoad(() => (view.badge = provider.badge)),
     services.storeChanges.onDidChange(refresh),
     refreshAgesWhileVisible(view, refresh),
   );
   refresh();
-  return { provider, view, diff, review, log };
+  return { provider, view, review, log, openDiff: (folder, entry) => openChangeDiff(services.stores, folder, entry) };
 }

@@ -1,6 +1,6 @@
 /**
  * The Memory tree's history in words and Uris: Show History's rows, the "Last change" line of a
- * tooltip, which files count as recently deleted, and the path of a version's read-only document.
+ * tooltip, which files count as recently deleted, and a version diff's title.
  * Pure (no `vscode`), so it is tested in plain Node.
  */
 import { describeAuthor, describeChange } from '../../core/memory/history/describe';
@@ -50,17 +50,6 @@ export function deletedFilesOf(sorted: readonly HistoryEntry[]): HistoryEntry[] 
 /** "Claude · 3 min ago" under a Recently Deleted entry (who deleted it, when: the side bar is narrow). */
 export function deletedDescription(entry: HistoryEntry, now: number): string {
   return `${describeAuthor(entry.author)} · ${formatAge(entry.time, now)}`;
-}
-
-/** The Uri path of a version's document: `/<folder index>/<version>/<store-relative path>`. */
-export function versionDocumentPath(folderIndex: number, version: number, rel: string): string {
-  return `/${folderIndex}/${version}/${rel}`;
-}
-
-export function parseVersionDocumentPath(path: string): { folderIndex: number; version: number; rel: string } | undefined {
-  const match = /^\/(\d{1,4})\/(\d{1,15})\/(.+)$/.exec(path);
-  if (!match) return undefined;
-  return { folderIndex: Number(match[1]), version: Number(match[2]), rel: match[3] };
 }
 
 /** The diff editor's title: "notes.md (v7 ↔ current)". */

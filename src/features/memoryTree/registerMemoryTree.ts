@@ -5,7 +5,7 @@ import type { MemoryNode } from './memoryTreeNodes';
 import { MemoryTreeProvider } from './memoryTreeProvider';
 import { refreshAgesWhileVisible } from '../../ui/ageRefresh';
 import { TouchRevealer } from './touchRevealer';
-import { VERSION_SCHEME, VersionDiffTracker, VersionDocumentProvider } from './versionDocuments';
+import { VersionDiffTracker } from './versionDocuments';
 
 export const MEMORY_TREE_VIEW_ID = VIEWS.memoryTree;
 
@@ -28,7 +28,6 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
   context.subscriptions.push(
     provider,
     view,
-    vscode.workspace.registerTextDocumentContentProvider(VERSION_SCHEME, new VersionDocumentProvider(services.stores)),
     versionDiffs,
     services.storeChanges.onDidChange(() => void provider.storeChanged()),
     revealer,

@@ -3,7 +3,7 @@ import { describeChange } from '../../core/memory/history/describe';
 import { displayOf } from '../../core/memory/paths';
 import type { MemoryNode } from './memoryTreeNodes';
 import { formatAge } from '../../ui/treeFormat';
-import { versionOfUri, type VersionRef } from './versionDocuments';
+import { versionOfUri, type VersionRef } from '../../ui/versionDocuments';
 import { reportFailure, type TreeCommandContext } from './treeCommandContext';
 
 /**

@@ -3,7 +3,8 @@ import { displayOf } from '../../core/memory/paths';
 import type { HistoryEntry } from '../../core/memory/history/types';
 import { storeRelative, type MemoryStore } from '../../platform/memoryStores';
 import { versionRow } from './historyFormat';
-import { openVersionDiff, versionOfUri, type VersionRef } from './versionDocuments';
+import { versionOfUri, type VersionRef } from '../../ui/versionDocuments';
+import { openVersionDiff } from './versionDocuments';
 import { restoreVersion } from './restoreVersion';
 import { reportFailure, targetNode, type TreeCommandContext } from './treeCommandContext';
 

@@ -4,7 +4,7 @@ import type { HistoryEntry } from '../../core/memory/history/types';
 import type { MemoryStore } from '../../platform/memoryStores';
 import { deletedDescription, deletedFilesOf, newestByPath } from './historyFormat';
 import { CONTEXT_VALUES, nameOf, nodeId, type MemoryNode } from './memoryTreeNodes';
-import { versionUri } from './versionDocuments';
+import { versionUri } from '../../ui/versionDocuments';
 
 /** At most this many deleted files are listed per store (the newest deletions). */
 const MAX_DELETED_LISTED = 200;

@@ -1,8 +1,9 @@
 /** Show History's rows, the tooltip's last writer, Recently Deleted and version document paths. */
 import * as assert from 'assert';
+import { parseVersionDocumentPath, versionDocumentPath } from '../../../src/ui/versionPaths';
 import type { HistoryEntry } from '../../../src/core/memory/history/types';
 import {
-  deletedDescription, deletedFilesOf, lastChangeLine, newestByPath, parseVersionDocumentPath, versionDiffTitle, versionDocumentPath, versionRow,
+  deletedDescription, deletedFilesOf, lastChangeLine, newestByPath, versionDiffTitle, versionRow,
 } from '../../../src/features/memoryTree/historyFormat';
 
 const now = Date.UTC(2026, 10, 30, 12, 0, 0);
