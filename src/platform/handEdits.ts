@@ -129,7 +129,7 @@ export class HandEditRecorder implements vscode.Disposable {
 const RECORD_ATTEMPTS = 4;
 
 function keyOf(store: MemoryStore, rel: string): string {
-  return `${store.folder.uri.toString()}|${rel}`;
+  return `${store.key}|${rel}`;
 }
 
 function relOf(store: MemoryStore, uri: vscode.Uri): string | undefined {

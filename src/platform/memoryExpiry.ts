@@ -40,14 +40,14 @@ export class MemoryExpiry implements vscode.Disposable {
 
   /** A file's expiry outlook at `now`; undefined when the file is not known (yet). */
   outlook(store: MemoryStore, rel: string, now = Date.now()): ExpiryOutlook | undefined {
-    const use = this.uses.get(store.folder.uri.toString())?.get(rel);
+    const use = this.uses.get(store.key)?.get(rel);
     return use && expiryOutlook(use, this.days(), NEVER_EXPIRING_FILES, now);
   }
 
   /** Every known file of every store, for a pass over all of them. */
   *files(): Iterable<{ store: MemoryStore; rel: string }> {
     for (const store of this.stores.all()) {
-      for (const rel of this.uses.get(store.folder.uri.toString())?.keys() ?? []) yield { store, rel };
+      for (const rel of this.uses.get(store.key)?.keys() ?? []) yield { store, rel };
     }
   }
 
@@ -79,7 +79,7 @@ export class MemoryExpiry implements vscode.Disposable {
     const next = new Map<string, Map<string, FileUse>>();
     for (const store of this.stores.all()) {
       try {
-        next.set(store.folder.uri.toString(), new Map((await store.engine.fileUses()).map((u) => [u.rel, u])));
+        next.set(store.key, new Map((await store.engine.fileUses()).map((u) => [u.rel, u])));
       } catch (e) {
         this.log.warn(`cannot read the use of memory files in ${store.folder.name}: ${String(e)}`);
       }

@@ -22,7 +22,12 @@ export class MemoryStore {
     readonly engine: MemoryEngine,
     /** What this window's engine changed lately: the watcher's echo of it is not news. */
     readonly ownWrites: OwnWrites = new OwnWrites(),
-  ) {}
+  ) {
+    this.key = folder.uri.toString();
+  }
+
+  /** The store's identity in maps, ids and saved state: its workspace folder's Uri as a string. */
+  readonly key: string;
 
   /** The Uri of a `/memories/...` path, or undefined when it is not a canonical path in this store. */
   uriOfMemoryPath(memoryPath: string): vscode.Uri | undefined {
@@ -103,7 +108,7 @@ export class MemoryStores implements vscode.Disposable {
 
   forFolder(folder: vscode.WorkspaceFolder | vscode.Uri): MemoryStore | undefined {
     const uri = folder instanceof vscode.Uri ? folder : folder.uri;
-    return this.stores.find((s) => s.folder.uri.toString() === uri.toString());
+    return this.stores.find((s) => s.key === uri.toString());
   }
 
   /** Whether `store`'s engine wrote and the onDidWrite of that burst is still to come. */

@@ -27,8 +27,6 @@ import { PersistentShell } from './node/persistentShell';
 import { sandboxSettings, SETTINGS_SECTION, type SettingsSnapshot } from './settings';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
 
-/** Memento key of the prefixes "Always allow" remembered for this workspace. */
-export const ALWAYS_ALLOWED_KEY = STATE_KEYS.alwaysAllowedCommands;
 const SHELL = '/bin/bash';
 
 export interface WorkspaceToolsOptions {
@@ -127,7 +125,7 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
     approver,
     remember: (prefixes) => {
       const known = alwaysAllowed(memento);
-      void memento.update(ALWAYS_ALLOWED_KEY, [...new Set([...known, ...prefixes])]);
+      void memento.update(STATE_KEYS.alwaysAllowedCommands, [...new Set([...known, ...prefixes])]);
       log.info(`[bash] always allowed in this workspace: ${prefixes.join(', ')}`);
     },
     timeoutMs: () => settings().commandTimeoutSeconds * 1000,
@@ -170,7 +168,7 @@ export function commandRules(memento: vscode.Memento): CommandRules {
 }
 
 function alwaysAllowed(memento: vscode.Memento): string[] {
-  return strings(memento.get<unknown>(ALWAYS_ALLOWED_KEY));
+  return strings(memento.get<unknown>(STATE_KEYS.alwaysAllowedCommands));
 }
 
 function strings(value: unknown): string[] {

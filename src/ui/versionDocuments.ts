@@ -9,8 +9,6 @@ import { URI_SCHEMES } from '../platform/ids';
 import type { MemoryStore, MemoryStores } from '../platform/memoryStores';
 import { NO_VERSION, parseVersionDocumentPath, versionDocumentPath } from './versionPaths';
 
-export const VERSION_SCHEME = URI_SCHEMES.version;
-
 /** A version of a memory file, as a read-only document's Uri names it. */
 export interface VersionRef {
   readonly store: MemoryStore;
@@ -21,7 +19,7 @@ export interface VersionRef {
 
 /** The read-only document of `version` of the file at `rel` in `store` (NO_VERSION: an empty side of a diff). */
 export function versionUri(store: MemoryStore, version: number, rel: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: VERSION_SCHEME, path: versionDocumentPath(store.folder.index, version, rel) });
+  return vscode.Uri.from({ scheme: URI_SCHEMES.version, path: versionDocumentPath(store.folder.index, version, rel) });
 }
 
 /** The version a document of our scheme shows, or undefined for any other Uri (and for an empty side). */
@@ -31,7 +29,7 @@ export function versionOfUri(stores: MemoryStores, uri: vscode.Uri): VersionRef 
 }
 
 function refOf(stores: MemoryStores, uri: vscode.Uri): VersionRef | undefined {
-  if (uri.scheme !== VERSION_SCHEME) return undefined;
+  if (uri.scheme !== URI_SCHEMES.version) return undefined;
   const parsed = parseVersionDocumentPath(uri.path);
   const folder = parsed && vscode.workspace.workspaceFolders?.[parsed.folderIndex];
   const store = folder && stores.forFolder(folder);
@@ -54,5 +52,5 @@ export class VersionDocumentProvider implements vscode.TextDocumentContentProvid
 
 /** Registers the provider of the version scheme (once, for every feature that opens versions). */
 export function registerVersionDocuments(stores: MemoryStores): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(VERSION_SCHEME, new VersionDocumentProvider(stores));
+  return vscode.workspace.registerTextDocumentContentProvider(URI_SCHEMES.version, new VersionDocumentProvider(stores));
 }

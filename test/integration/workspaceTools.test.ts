@@ -5,9 +5,10 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ApprovalRequest, ToolApprover } from '../../src/core/agent/tools';
-import { ALWAYS_ALLOWED_KEY, commandRules, createWorkspaceTools, type WorkspaceTools } from '../../src/platform/workspaceTools';
+import { commandRules, createWorkspaceTools, type WorkspaceTools } from '../../src/platform/workspaceTools';
 import { DEFAULT_SETTINGS } from '../../src/platform/settingsParse';
 import { activateExtension, waitFor } from './chatSupport';
+import { STATE_KEYS } from '../../src/platform/ids';
 
 suite('workspace tools', () => {
   let folder: vscode.WorkspaceFolder;
@@ -96,7 +97,7 @@ suite('workspace tools', () => {
     assert.strictEqual(result.is_error, false, String(result.content));
     assert.ok(String(result.content).startsWith(folder.uri.fsPath));
     assert.deepStrictEqual(asked.map((a) => a.kind === 'command' && a.prefixes), [['touch']]);
-    assert.deepStrictEqual(memento.get(ALWAYS_ALLOWED_KEY), ['touch']);
+    assert.deepStrictEqual(memento.get(STATE_KEYS.alwaysAllowedCommands), ['touch']);
     assert.ok(commandRules(fakeMemento).allow.includes('touch'));
     const again = await call(1, { command: 'touch it-made.txt' });
     assert.strictEqual(again.is_error, false);

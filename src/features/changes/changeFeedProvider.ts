@@ -119,7 +119,7 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
   }
 
   storeOf(key: string): MemoryStore | undefined {
-    return this.memoryStores.all().find((s) => s.folder.uri.toString() === key);
+    return this.memoryStores.all().find((s) => s.key === key);
   }
 
   getChildren(node?: FeedNode): FeedNode[] {
@@ -188,7 +188,7 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
     const review = this.review.current;
     const stores: StoreRows[] = [];
     for (const store of this.memoryStores.all()) {
-      const key = store.folder.uri.toString();
+      const key = store.key;
       let history: readonly HistoryEntry[] = [];
       try {
         history = await store.engine.history();

@@ -11,8 +11,6 @@ import { MAX_PROMPT_CHARS } from './shared/protocol';
 import type { ChatSendResult } from './chatController';
 import type { ChatFeature } from './registerChat';
 
-export const ASK_COMMAND = COMMANDS.ask;
-
 /** The object form of the command's argument. */
 export interface AskArgs {
   prompt: string;
@@ -27,7 +25,7 @@ export interface AskArgs {
 }
 
 export function registerAskCommand(chat: ChatFeature): vscode.Disposable {
-  return vscode.commands.registerCommand(ASK_COMMAND, (argument?: unknown) => ask(chat, argument));
+  return vscode.commands.registerCommand(COMMANDS.ask, (argument?: unknown) => ask(chat, argument));
 }
 
 async function ask(chat: ChatFeature, argument: unknown): Promise<ChatSendResult | undefined> {

@@ -6,10 +6,8 @@ import { COMMANDS } from '../../platform/ids';
 import * as vscode from 'vscode';
 import type { ChatFeature } from './registerChat';
 
-export const ADD_FILE_TO_CHAT_COMMAND = COMMANDS.chatAddFile;
-
 export function registerChatAddFileCommand(chat: ChatFeature): vscode.Disposable {
-  return vscode.commands.registerCommand(ADD_FILE_TO_CHAT_COMMAND, async (target?: unknown, selected?: unknown) => {
+  return vscode.commands.registerCommand(COMMANDS.chatAddFile, async (target?: unknown, selected?: unknown) => {
     const uris = targetUris(target, selected);
     if (uris.length === 0) {
       void vscode.window.showInformationMessage('Choose a file in the Explorer or the Memory view, or open one in an editor, then Add File to Chat.');
@@ -37,11 +35,9 @@ function targetUris(target: unknown, selected: unknown): vscode.Uri[] {
   return active && active.scheme !== 'untitled' ? [active] : [];
 }
 
-export const ASK_ABOUT_SELECTION_COMMAND = COMMANDS.askAboutSelection;
-
 /** "Claude Memory: Ask About Selection" (editor context menu): the selection as a chip, then the input. */
 export function registerAskAboutSelectionCommand(chat: ChatFeature): vscode.Disposable {
-  return vscode.commands.registerCommand(ASK_ABOUT_SELECTION_COMMAND, async () => {
+  return vscode.commands.registerCommand(COMMANDS.askAboutSelection, async () => {
     const editor = vscode.window.activeTextEditor;
     if (!editor) {
       void vscode.window.showInformationMessage('Select some code in an editor first.');

@@ -8,10 +8,8 @@ import { COMMANDS } from '../../platform/ids';
 import type { UserPrompts } from '../../ui/prompts';
 import type { ChatFeature } from './registerChat';
 
-export const CHOOSE_CHAT_FOLDER_COMMAND = COMMANDS.chatChooseFolder;
-
 export function registerChatChooseFolderCommand(chat: ChatFeature, prompts: UserPrompts): vscode.Disposable {
-  return vscode.commands.registerCommand(CHOOSE_CHAT_FOLDER_COMMAND, () => chooseChatFolder(chat, prompts));
+  return vscode.commands.registerCommand(COMMANDS.chatChooseFolder, () => chooseChatFolder(chat, prompts));
 }
 
 /** Resolves to the folder the chat works in afterwards, or undefined when nothing was chosen. */

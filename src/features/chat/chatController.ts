@@ -4,7 +4,7 @@
  * this one object, so the conversation outlives the webview.
  */
 import { randomUUID } from 'crypto';
-import { STATE_KEYS } from '../../platform/ids';
+import { CONTEXT_KEYS, STATE_KEYS, VIEWS } from '../../platform/ids';
 import * as vscode from 'vscode';
 import { restoreHistory, trimHistory } from '../../core/agent/historyRepair';
 import { AgentSession } from '../../core/agent/session';
@@ -16,7 +16,6 @@ import type { AgentOutcome } from '../../core/agent/events';
 import { undoneEditsNote, type UndoneEdit } from '../../core/workspace/messages';
 import type { MemoryToolExecutor, TouchedPath } from '../../core/memory/types';
 import type { ChatAuthor } from './chatMemory';
-import { CONTEXT_KEYS, VIEWS } from '../../platform/ids';
 import type { Logger } from '../../platform/logger';
 import { folderInfo, type WorkspaceTools } from '../../platform/workspaceTools';
 import type { SettingsSnapshot } from '../../platform/settings';
@@ -29,10 +28,6 @@ import { ChatEdits, type UndoResult } from './chatEdits';
 import { ChatTranscript, parseSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './shared/protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
-
-export const CHAT_VIEW_ID = VIEWS.chat;
-/** Context key for `when` clauses (e.g. showing Stop only while an answer runs). */
-export const CHAT_RUNNING_CONTEXT = CONTEXT_KEYS.chatRunning;
 
 /** The memory store the chat works in: one workspace folder's (the first unless the user chose another). */
 export interface ChatStore {
@@ -592,7 +587,7 @@ export class ChatController implements vscode.Disposable {
   /** The chat view's progress indicator: on while Claude works, off while it waits for the user or is done. */
   private showProgress(on: boolean): void {
     if (on && !this.endProgress) {
-      void vscode.window.withProgress({ location: { viewId: CHAT_VIEW_ID } }, () => new Promise<void>((resolve) => (this.endProgress = resolve)));
+      void vscode.window.withProgress({ location: { viewId: VIEWS.chat } }, () => new Promise<void>((resolve) => (this.endProgress = resolve)));
     } else if (!on && this.endProgress) {
       this.endProgress();
       this.endProgress = undefined;
@@ -632,7 +627,7 @@ export class ChatController implements vscode.Disposable {
     this.abort = abort;
     this.runningFolder = store.folder;
     this.retryPrompt = undefined;
-    void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, true);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.chatRunning, true);
     this.chat ??= { id: randomUUID(), title: chatTitle(view.label ?? text), created: Date.now(), turns: 0, folder: store.folder.uri.toString(), folderName: store.folder.name };
     this.chat.turns += 1;
     try {
@@ -678,7 +673,7 @@ export class ChatController implements vscode.Disposable {
     } finally {
       if (this.abort === abort) this.abort = undefined;
       this.showProgress(false);
-      void vscode.commands.executeCommand('setContext', CHAT_RUNNING_CONTEXT, false);
+      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.chatRunning, false);
       // Every completed, stopped or failed send is saved before the send resolves.
       await this.saveNow();
     }

@@ -8,8 +8,6 @@ import type { Logger } from '../../platform/logger';
 import type { ChatController } from './chatController';
 import { ChatPage } from './chatPage';
 
-export const CHAT_PANEL_TYPE = PANEL_TYPES.chat;
-
 export class ChatPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private page: ChatPage | undefined;
@@ -41,7 +39,7 @@ export class ChatPanel implements vscode.Disposable {
       this.page?.focusInput();
       return;
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_PANEL_TYPE, 'Claude Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
+    const panel = vscode.window.createWebviewPanel(PANEL_TYPES.chat, 'Claude Chat', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {});
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icons', 'claude-chat.svg');
     const page = new ChatPage(panel.webview, this.extensionUri, this.controller, this.route, this.log);
     this.panel = panel;

@@ -12,7 +12,7 @@ import { formatCost } from '../../core/agent/pricing';
 import { ChatArchive, type ChatSummary } from '../../core/session/chatArchive';
 import { SESSION_FILES } from '../../core/session/memoryFiles';
 import { workspaceChatBlobs } from '../../platform/chatStorage';
-import { CHAT_VIEW_ID, ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
+import { ChatController, type ChatEnvironment, type ChatSendResult, type SendOptions } from './chatController';
 import { runCodeAction } from './chatCodeActions';
 import { openLine } from './shared/cardText';
 import { chatEnvironment } from './chatEnvironment';
@@ -117,7 +117,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   describe();
   const updateKeyContext = (): void => {
     const key = controller.snapshot().status.key;
-    if (key !== undefined) void vscode.commands.executeCommand('setContext', API_KEY_SET_CONTEXT, key !== 'missing');
+    if (key !== undefined) void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.apiKeySet, key !== 'missing');
   };
 
   context.subscriptions.push(
@@ -135,7 +135,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     }),
     // No retainContextWhenHidden: the webview is rebuilt from the controller's state instead,
     // which costs nothing while hidden.
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
+    vscode.window.registerWebviewViewProvider(VIEWS.chat, provider),
     controller.onDidChangeFolder(describe),
     services.trust.onDidGrant(() => controller.refreshAvailability()),
     services.stores.onDidChange(() => {
@@ -251,11 +251,8 @@ function explainRefusal(result: ChatSendResult): void {
   if (!result.started && !result.pending) void vscode.window.showInformationMessage(result.reason);
 }
 
-
 /** Where a user gets an Anthropic API key (the chat's key prompt links to it). */
 export const API_KEYS_URL = 'https://console.anthropic.com/settings/keys';
-/** Context key: an API key is set (welcome views say so). */
-export const API_KEY_SET_CONTEXT = CONTEXT_KEYS.apiKeySet;
 
 /**
  * Runs the extension's "Set API Key". A message waiting for a key is sent by the controller when

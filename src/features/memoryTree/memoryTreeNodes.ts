@@ -31,7 +31,7 @@ export interface MemoryNode {
 /** Stable across refreshes, so selection, expansion and reveal survive a re-read. */
 export function nodeId(node: Pick<MemoryNode, 'kind' | 'store' | 'rel'>): string {
   const prefix = node.kind === 'root' || node.kind === 'deletedGroup' || node.kind === 'deleted' ? node.kind : 'entry';
-  return `${prefix}|${node.store.folder.uri.toString()}|${node.rel}`;
+  return `${prefix}|${node.store.key}|${node.rel}`;
 }
 
 export function nameOf(node: MemoryNode): string {

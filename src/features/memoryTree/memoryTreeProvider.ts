@@ -21,9 +21,6 @@ export interface TreeItemAnnotator {
   update?(): Promise<void>;
 }
 
-/** Context key behind the Memory view's welcome content (package.json viewsWelcome). */
-export const STORE_EMPTY_CONTEXT = CONTEXT_KEYS.storeEmpty;
-
 /**
  * The Memory tree: one root per workspace folder, showing the files in its memory folder as they
  * are on disk (whoever wrote them). Reads go through the store's file system each time the tree
@@ -132,7 +129,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
 
   getTreeItem(node: MemoryNode): vscode.TreeItem {
     if (node.kind === 'root') return this.rootItem(node);
-    if (node.kind === 'deletedGroup') return deletedGroupItem(node, this.readHistories.get(storeKey(node.store))?.deleted.length ?? 0);
+    if (node.kind === 'deletedGroup') return deletedGroupItem(node, this.readHistories.get(node.store.key)?.deleted.length ?? 0);
     if (node.kind === 'deleted') return deletedItem(node, this.now());
     const item = new vscode.TreeItem(nameOf(node), node.kind === 'folder' ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = nodeId(node);
@@ -163,7 +160,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     for (const touch of [before, this.marked]) {
       const store = touch && this.stores.forFolder(touch.folder);
       const rel = touch && storeRelative(touch.newPath ?? touch.path);
-      if (!store || !rel || !this.listings.has(`${store.folder.uri.toString()}|${parentOf(rel)}`)) continue;
+      if (!store || !rel || !this.listings.has(`${store.key}|${parentOf(rel)}`)) continue;
       const node = await this.nodeAt(store, rel);
       if (node) this.changed.fire(node);
     }
@@ -185,7 +182,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 
   private list(store: MemoryStore, rel: string): Promise<MemoryNode[]> {
-    const key = `${store.folder.uri.toString()}|${rel}`;
+    const key = `${store.key}|${rel}`;
     let listing = this.listings.get(key);
     if (!listing) {
       listing = this.readListing(store, rel);
@@ -221,7 +218,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 
   private historyOf(store: MemoryStore): Promise<TreeHistory> {
-    const key = storeKey(store);
+    const key = store.key;
     let history = this.histories.get(key);
     if (!history) {
       history = loadTreeHistory(store, this.now(), (e) => this.log.warn(`cannot read the history of ${store.folder.name}: ${String(e)}`)).then((h) => {
@@ -234,7 +231,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 
   private rootNode(store: MemoryStore): MemoryNode {
-    const key = store.folder.uri.toString();
+    const key = store.key;
     let root = this.roots.get(key);
     if (!root) {
       root = { kind: 'root', store, rel: '', uri: store.rootUri };
@@ -267,7 +264,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
       const size = node.kind === 'file' ? `${formatSize(node.stat.size)} (${node.stat.size.toLocaleString('en-US')} bytes) · ` : '';
       md.appendMarkdown(`${size}changed ${formatAge(node.stat.mtime, now)} (${new Date(node.stat.mtime).toLocaleString()})\n\n`);
     }
-    const last = node.kind === 'file' ? this.readHistories.get(storeKey(node.store))?.newest.get(node.rel) : undefined;
+    const last = node.kind === 'file' ? this.readHistories.get(node.store.key)?.newest.get(node.rel) : undefined;
     if (last && last.op !== 'delete') md.appendMarkdown(`${escapeMd(lastChangeLine(last, now))}\n\n`);
     if (touch) md.appendMarkdown(`✦ Last touched by ${escapeMd(touch.writer ?? 'Claude')} (${touch.kind})\n\n`);
     md.appendMarkdown(`Workspace folder: ${escapeMd(node.store.folder.name)}`);
@@ -276,17 +273,13 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
 
   private touchOf(node: MemoryNode): MemoryTouch | undefined {
     const touch = this.marked;
-    if (!touch || touch.folder.uri.toString() !== node.store.folder.uri.toString()) return undefined;
+    if (!touch || touch.folder.uri.toString() !== node.store.key) return undefined;
     return storeRelative(touch.newPath ?? touch.path) === node.rel ? touch : undefined;
   }
 
   private setStoreEmpty(empty: boolean): void {
     if (this.storeEmpty === empty) return;
     this.storeEmpty = empty;
-    void vscode.commands.executeCommand('setContext', STORE_EMPTY_CONTEXT, empty);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.storeEmpty, empty);
   }
-}
-
-function storeKey(store: MemoryStore): string {
-  return store.folder.uri.toString();
 }

@@ -7,8 +7,6 @@ import { refreshAgesWhileVisible } from '../../ui/ageRefresh';
 import { TouchRevealer } from './touchRevealer';
 import { VersionDiffTracker } from './versionDocuments';
 
-export const MEMORY_TREE_VIEW_ID = VIEWS.memoryTree;
-
 export interface MemoryTree {
   readonly provider: MemoryTreeProvider;
   readonly view: vscode.TreeView<MemoryNode>;
@@ -21,7 +19,7 @@ export interface MemoryTree {
 export function registerMemoryTree(context: vscode.ExtensionContext, services: ExtensionServices): MemoryTree {
   const log = services.logger('tree');
   const provider = new MemoryTreeProvider(services.stores, services.memoryActivity, log);
-  const view = vscode.window.createTreeView(MEMORY_TREE_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: false });
+  const view = vscode.window.createTreeView(VIEWS.memoryTree, { treeDataProvider: provider, showCollapseAll: true, canSelectMany: false });
   const revealer = new TouchRevealer(provider, view, services.stores, log);
   const versionDiffs = new VersionDiffTracker(services.stores, CONTEXT_KEYS.versionDiffActive);
 

@@ -22,8 +22,6 @@ export type FeatureNode =
   | { kind: 'feature'; store: MemoryStore; feature: Feature }
   | { kind: 'step'; store: MemoryStore; feature: Feature; step: string; index: number };
 
-export const OPEN_FEATURE_COMMAND = COMMANDS.openFeature;
-
 /**
  * Refreshes item by item where it can. A whole-tree refresh makes VS Code's extension host forget
  * every item until the view has fetched the tree again; a checkbox click landing in that gap
@@ -144,7 +142,7 @@ function buildSnapshot(lists: FolderChecklist[]): Snapshot {
 function shapeOf(lists: readonly FolderChecklist[]): string {
   return JSON.stringify(
     lists.map((l) => [
-      l.store.folder.uri.toString(),
+      l.store.key,
       l.state,
       l.state === 'invalid' ? l.problem : '',
       l.state === 'ok' ? l.features.map((f) => [f.id, f.steps]) : [],
@@ -180,15 +178,15 @@ function updateInPlace(snapshot: Snapshot, lists: FolderChecklist[]): FeatureNod
 function keyOf(node: FeatureNode): string {
   switch (node.kind) {
     case 'folder':
-      return `folder:${node.checklist.store.folder.uri.toString()}`;
+      return `folder:${node.checklist.store.key}`;
     case 'summary':
-      return `summary:${node.checklist.store.folder.uri.toString()}`;
+      return `summary:${node.checklist.store.key}`;
     case 'message':
-      return `message:${node.checklist.store.folder.uri.toString()}`;
+      return `message:${node.checklist.store.key}`;
     case 'feature':
-      return `feature:${node.store.folder.uri.toString()}#${node.feature.id}`;
+      return `feature:${node.store.key}#${node.feature.id}`;
     case 'step':
-      return `step:${node.store.folder.uri.toString()}#${node.feature.id}#${node.index}`;
+      return `step:${node.store.key}#${node.feature.id}#${node.index}`;
   }
 }
 
@@ -225,7 +223,7 @@ export function passingLabel(summary: FeatureSummary): string {
 
 function folderItem(checklist: FolderChecklist): vscode.TreeItem {
   const item = new vscode.TreeItem(checklist.store.folder.name, vscode.TreeItemCollapsibleState.Expanded);
-  item.id = `folder:${checklist.store.folder.uri.toString()}`;
+  item.id = `folder:${checklist.store.key}`;
   item.iconPath = vscode.ThemeIcon.Folder;
   item.description = checklist.state === 'ok' ? passingLabel(checklist.summary) : checklist.state === 'missing' ? 'no checklist' : 'invalid features.json';
   item.contextValue = 'featuresFolder';
@@ -241,7 +239,7 @@ function summaryItem(checklist: FolderChecklist & { state: 'ok' }): vscode.TreeI
   const next = summary.nextFailing;
   const label = next ? `Next: ${next.id} · ${plainText(next.description)}` : summary.total ? 'Every feature passes' : 'No features yet';
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-  item.id = `summary:${checklist.store.folder.uri.toString()}`;
+  item.id = `summary:${checklist.store.key}`;
   const done = summary.total > 0 && summary.passing === summary.total;
   item.iconPath = new vscode.ThemeIcon(done ? 'pass-filled' : 'checklist', new vscode.ThemeColor(done ? 'testing.iconPassed' : 'foreground'));
   item.description = progressBar(summary);
@@ -249,7 +247,7 @@ function summaryItem(checklist: FolderChecklist & { state: 'ok' }): vscode.TreeI
   if (next) appendInlineMarkdown(tooltip.appendMarkdown(`Next failing feature: **${next.id}**: `), next.description);
   else tooltip.appendText(summary.total ? 'Every feature passes.' : 'The checklist is empty.');
   item.tooltip = tooltip;
-  item.command = { command: OPEN_FEATURE_COMMAND, title: 'Open features.json', arguments: [checklist.store.folder.uri, next?.id] };
+  item.command = { command: COMMANDS.openFeature, title: 'Open features.json', arguments: [checklist.store.folder.uri, next?.id] };
   item.contextValue = 'featuresSummary';
   return item;
 }
@@ -268,14 +266,14 @@ function messageItem(node: Extract<FeatureNode, { kind: 'message' }>): vscode.Tr
   item.description = node.checklist.state === 'invalid' ? 'open it to fix' : undefined;
   item.command =
     node.checklist.state === 'invalid'
-      ? { command: OPEN_FEATURE_COMMAND, title: 'Open features.json', arguments: [node.checklist.store.folder.uri] }
+      ? { command: COMMANDS.openFeature, title: 'Open features.json', arguments: [node.checklist.store.folder.uri] }
       : { command: COMMANDS.initialize, title: 'Initialize Project Memory', arguments: [{ folder: node.checklist.store.folder.uri }] };
   return item;
 }
 
 function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
   const item = new vscode.TreeItem(plainText(feature.description), feature.steps.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
-  item.id = `feature:${store.folder.uri.toString()}#${feature.id}`;
+  item.id = `feature:${store.key}#${feature.id}`;
   item.description = `${feature.id} · ${feature.category}`;
   item.checkboxState = {
     state: feature.passes ? vscode.TreeItemCheckboxState.Checked : vscode.TreeItemCheckboxState.Unchecked,
@@ -291,7 +289,7 @@ function featureItem(store: MemoryStore, feature: Feature): vscode.TreeItem {
     feature.steps.forEach((step, i) => appendInlineMarkdown(tooltip.appendMarkdown(`\n${i + 1}. `), step));
   }
   item.tooltip = tooltip;
-  item.command = { command: OPEN_FEATURE_COMMAND, title: 'Open in features.json', arguments: [store.folder.uri, feature.id] };
+  item.command = { command: COMMANDS.openFeature, title: 'Open in features.json', arguments: [store.folder.uri, feature.id] };
   item.contextValue = feature.passes ? 'feature.passing' : 'feature.failing';
   return item;
 }
@@ -303,7 +301,7 @@ export function featureCheckboxAccessibility(feature: Pick<Feature, 'id' | 'desc
 
 function stepItem(node: Extract<FeatureNode, { kind: 'step' }>): vscode.TreeItem {
   const item = new vscode.TreeItem(`${node.index + 1}. ${plainText(node.step)}`, vscode.TreeItemCollapsibleState.None);
-  item.id = `step:${node.store.folder.uri.toString()}#${node.feature.id}#${node.index}`;
+  item.id = `step:${node.store.key}#${node.feature.id}#${node.index}`;
   item.tooltip = appendInlineMarkdown(new vscode.MarkdownString(), node.step);
   item.contextValue = 'featureStep';
   return item;

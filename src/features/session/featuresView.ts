@@ -14,8 +14,6 @@ import type { ExtensionServices } from '../../platform/services';
 import { mayHaveChanged } from '../../platform/storeChanges';
 import { FeaturesTreeProvider, passingLabel, type FeatureNode, type FolderChecklist } from './featuresTreeProvider';
 
-export const FEATURES_VIEW_ID = VIEWS.features;
-
 /** For the extension's test API: the view, its data, and what a checkbox tick does. */
 export interface FeaturesViewApi {
   readonly view: vscode.TreeView<FeatureNode>;
@@ -25,7 +23,7 @@ export interface FeaturesViewApi {
 
 export function registerFeaturesView(services: ExtensionServices): { disposable: vscode.Disposable; api: FeaturesViewApi } {
   const provider = new FeaturesTreeProvider(() => services.stores.all());
-  const view = vscode.window.createTreeView(FEATURES_VIEW_ID, { treeDataProvider: provider, manageCheckboxStateManually: true, showCollapseAll: true });
+  const view = vscode.window.createTreeView(VIEWS.features, { treeDataProvider: provider, manageCheckboxStateManually: true, showCollapseAll: true });
   const log = services.logger('features');
   const tick = (items: ReadonlyArray<[FeatureNode, vscode.TreeItemCheckboxState]>) => setPasses(services, provider, items);
 
