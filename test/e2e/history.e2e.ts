@@ -86,10 +86,10 @@ suite('e2e: Memory history', function () {
     await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.match((await row.locator('.label-description').textContent()) ?? '', /^(claude-memory exec|Claude) · just now$/);
     await row.hover();
-    await row.locator('.action-label[aria-label="Restore"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
+    await row.locator('.action-label[aria-label="Restore Deleted File"]').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await screenshot(wb.page, 'history-recently-deleted-dark');
 
-    await row.locator('.action-label[aria-label="Restore"]').click();
+    await row.locator('.action-label[aria-label="Restore Deleted File"]').click();
     await treeRow(pane, 'drafts').waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     assert.strictEqual(fs.readFileSync(path.join(workspace, '.claude-memories', 'drafts', 'idea.md'), 'utf8'), 'An idea worth keeping.\n');
   });

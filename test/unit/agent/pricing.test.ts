@@ -71,8 +71,10 @@ describe('pricing: one table for the chat\'s cost estimate', () => {
   });
 
   it('has a price for every model the model setting suggests', () => {
-    const pkg = JSON.parse(fs.readFileSync(PACKAGE_JSON, 'utf8')) as { contributes: { configuration: { properties: Record<string, { anyOf?: Array<{ enum?: string[] }> }> } } };
-    const suggested = pkg.contributes.configuration.properties['claudeMemory.model'].anyOf?.find((a) => a.enum)?.enum ?? [];
+    type Property = { anyOf?: Array<{ enum?: string[] }> };
+    const pkg = JSON.parse(fs.readFileSync(PACKAGE_JSON, 'utf8')) as { contributes: { configuration: Array<{ properties: Record<string, Property> }> } };
+    const model = pkg.contributes.configuration.map((section) => section.properties['claudeMemory.model']).find((p) => p !== undefined);
+    const suggested = model?.anyOf?.find((a) => a.enum)?.enum ?? [];
     assert.ok(suggested.length >= 4);
     for (const model of suggested) assert.ok(priceOf(model), model);
     assert.ok(/^\d{4}-\d{2}-\d{2}$/.test(PRICES_CHECKED));

@@ -39,9 +39,9 @@ describe('history settings', () => {
 
   it('package.json declares each as an application-scoped setting with the same default', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../../package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { default: unknown; scope?: string }> } };
+      contributes: { configuration: Array<{ properties: Record<string, { default: unknown; scope?: string }> }> };
     };
-    const props = pkg.contributes.configuration.properties;
+    const props = Object.assign({}, ...pkg.contributes.configuration.map((section) => section.properties)) as Record<string, { default: unknown; scope?: string }>;
     for (const [key, name] of Object.entries(USER_ONLY_KEYS)) {
       const declared = props[`claudeMemory.${name}`];
       assert.ok(declared, name);
