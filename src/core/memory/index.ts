@@ -20,6 +20,7 @@ export { writeAtomically } from './atomicWrite';
 export * from './types';
 export * from './fileSystem';
 export { AUTHORS, DEFAULT_HISTORY_RETENTION, mcpAuthor, historyRecordJson, type Author, type HistoryEntry, type HistoryOp, type HistoryRetention, type HistoryRecordJson } from './history/types';
-export { HISTORY_FOLDER, undoPlanOf, fileHistoryOf, liveFiles, type UndoPlan } from './history/historyStore';
+export { HISTORY_FOLDER } from './history/historyStore';
+export { undoPlanOf, fileHistoryOf, liveFiles, type UndoPlan } from './history/entries';
 export { expiresAt, idleFiles, DAY_MS, DEFAULT_EXPIRY_DAYS, type ExpiredFile, type FileUse } from './history/expiry';
 export { authorSubject, describeAuthor, describeChange, describeOp } from './history/describe';

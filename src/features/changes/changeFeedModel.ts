@@ -2,7 +2,7 @@
  * The Memory Changes feed without VS Code: which versions it lists, how an expiry sweep becomes
  * one row, which changes are still to review, and the words on each row. Pure, tested in Node.
  */
-import { fileHistoryOf } from '../../core/memory/history/historyStore';
+import { fileHistoryOf } from '../../core/memory/history/entries';
 import { describeAuthor, describeOp } from '../../core/memory/history/describe';
 import type { HistoryEntry } from '../../core/memory/history/types';
 import { formatAge } from '../../ui/treeFormat';

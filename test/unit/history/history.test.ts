@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { MemoryEngine, type HistoryEntry, type MemoryToolResult } from '../../../src/core/memory';
-import { fileHistoryOf, undoPlanOf } from '../../../src/core/memory/history/historyStore';
+import { fileHistoryOf, undoPlanOf } from '../../../src/core/memory/history/entries';
 import { InMemoryFileSystem } from '../../support/inMemoryFileSystem';
 
 const enc = new TextEncoder();

@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryEngine, type MemoryToolResult } from '../../../src/core/memory';
 import { encodeRecord, parseRecords } from '../../../src/core/memory/history/journal';
-import { parseEntry, segmentFile } from '../../../src/core/memory/history/historyStore';
+import { parseEntry } from '../../../src/core/memory/history/entries';
+import { segmentFile } from '../../../src/core/memory/history/historyStore';
 import { createNodeMemoryEngine } from '../../../src/platform/node/nodeMemoryEngine';
 import { InMemoryFileSystem } from '../../support/inMemoryFileSystem';
 

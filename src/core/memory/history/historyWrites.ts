@@ -9,7 +9,7 @@ import { displayOf, parentOf } from '../paths';
 import { sameBytes, type SafeStore } from '../store';
 import { deleteNow, renameNow, userEntryRel } from '../userWrites';
 import { fileUse, fileUses, idleFiles, type ExpiredFile } from './expiry';
-import { undoPlanOf } from './historyStore';
+import { undoPlanOf } from './entries';
 import type { HistoryRecorder } from './recorder';
 import type { Author } from './types';
 

@@ -9,7 +9,8 @@
  */
 import { joinRel } from '../paths';
 import type { SafeStore } from '../store';
-import { liveFiles, type MemoryHistory } from './historyStore';
+import { liveFiles } from './entries';
+import type { MemoryHistory } from './historyStore';
 import type { StoreMarks } from './marks';
 import { sha256HexSync } from './sha256';
 import { AUTHORS, type Author, type HistoryOp } from './types';
