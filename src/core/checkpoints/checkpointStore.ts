@@ -15,7 +15,7 @@
  * `refs/checkpoints/<id>`, ids counting up from 1, created atomically so the extension and
  * the CLI can share one repository.
  */
-import { decode, excludePathspec, Git, GitError, literalPathspec } from './git';
+import { decode, Git, GitError, literalPathspec } from './git';
 import type { CheckpointMemory, MemoryStep } from './memoryRewind';
 import { mergeSkipped, parseNameStatus, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
 
@@ -79,6 +79,8 @@ interface Snapshot {
 export class CheckpointStore {
   private readonly maxCheckpoints: number;
   private readonly now: () => number;
+  /** The index was checked whole for ignored entries and gitlinks (see snapshot). */
+  private checkedWhole = false;
   /** One git operation on the repository's index at a time in this process. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -214,34 +216,46 @@ export class CheckpointStore {
    * The folder's files now, as a tree in the repository (and in its index). Files over the
    * size limit are left out (and out of the index), as are files the .gitignore files ignore
    * (also those the index still had from before they were ignored) and nested repositories.
+   *
+   * Only what `ls-files --others --modified` names (new, changed or deleted since the index last
+   * saw it: one stat pass over the folder) is added, so a checkpoint after the first costs about
+   * what `git status` does. The index is checked whole for entries that are ignored now (or
+   * nested repositories) when that can have changed: the first snapshot of this store object
+   * (the exclude file may be new) and whenever a .gitignore file changed.
    */
   private async snapshot(): Promise<Snapshot> {
-    // Only files new or changed since the index last saw them can have grown past the limit.
-    const candidates = await this.git.records(['ls-files', '-z', '--others', '--modified', '--exclude-standard']);
+    const candidates = [...new Set(await this.git.records(['ls-files', '-z', '--others', '--modified', '--exclude-standard']))];
     const skipped: SkippedFile[] = [];
-    for (const rel of new Set(candidates)) {
+    const toAdd: string[] = [];
+    for (const rel of candidates) {
+      // "sub/": an untracked folder git shows whole is a nested repository: left out.
+      if (rel.endsWith('/')) continue;
       const size = await this.probe.sizeOf(rel);
       if (size !== undefined && size > this.options.maxFileBytes) skipped.push({ path: rel, size });
+      else toAdd.push(rel);
     }
-    const excluded = skipped.map((s) => s.path);
-    for (let attempt = 0; ; attempt++) {
-      const pathspecs = ['.', ...excluded.map(excludePathspec)];
-      const added = await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: pathspecs.join('\0'), okCodes: [0, 1, 128] });
+    // Entries the index has but `add` must not take: over the limit, ignored now, beyond a link.
+    const drop = new Set<string>(skipped.map((s) => s.path));
+    for (let attempt = 0; toAdd.length > 0; attempt++) {
+      const added = await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: toAdd.map(literalPathspec).join('\0'), okCodes: [0, 1, 128] });
       if (added.code === 0) break;
-      // A nested repository without a commit: left out, like every nested repository.
-      const nested = NESTED_REPO.exec(added.stderr);
-      if (nested === null || attempt > 100) throw new GitError('add', added.code, added.stderr);
-      excluded.push(nested[1]);
+      const refused = refusedByAdd(added.stderr);
+      const kept = toAdd.filter((p) => !refused.some((r) => p === r || p.startsWith(`${r}/`)));
+      if (kept.length === toAdd.length || attempt > 100) throw new GitError('add', added.code, added.stderr);
+      for (const p of toAdd) if (!kept.includes(p)) drop.add(p);
+      toAdd.splice(0, toAdd.length, ...kept);
     }
-    const drop = new Set<string>([...skipped.map((s) => s.path), ...(await this.git.records(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard']))]);
-    for (const record of await this.git.records(['ls-files', '-z', '--stage'])) {
-      // "<mode> <object> <stage>\t<path>": mode 160000 is a nested repository (a gitlink).
-      if (record.startsWith('160000 ')) drop.add(record.slice(record.indexOf('\t') + 1));
+    if (!this.checkedWhole || candidates.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'))) {
+      for (const p of await this.git.records(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'])) drop.add(p);
+      for (const record of await this.git.records(['ls-files', '-z', '--stage'])) {
+        // "<mode> <object> <stage>\t<path>": mode 160000 is a nested repository (a gitlink).
+        if (record.startsWith('160000 ')) drop.add(record.slice(record.indexOf('\t') + 1));
+      }
+      this.checkedWhole = true;
     }
     if (drop.size > 0) {
-      await this.git.run(['rm', '--cached', '-q', '-r', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-        input: [...drop].map(literalPathspec).join('\0'),
-      });
+      // An index operation only: nothing in the folder is looked at (a path may lie beyond a link).
+      await this.git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...drop].join('\0') + '\0' });
     }
     const tree = await this.git.text(['write-tree']);
     return { tree, skipped };
@@ -297,6 +311,25 @@ export class CheckpointStore {
   private async diff(from: string, to: string): Promise<FileChange[]> {
     return parseNameStatus(await this.git.records(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to]));
   }
+}
+
+/**
+ * The paths `git add` refused, from its message: a nested repository without a commit, a path
+ * beyond a symbolic link (its folder became a link), paths inside a folder ignored now.
+ */
+export function refusedByAdd(stderr: string): string[] {
+  const refused: string[] = [];
+  const nested = NESTED_REPO.exec(stderr);
+  if (nested !== null) refused.push(nested[1]);
+  for (const m of stderr.matchAll(/^fatal: pathspec ':\(literal\)(.+)' is beyond a symbolic link$/gm)) refused.push(m[1]);
+  const ignored = stderr.indexOf('The following paths are ignored by one of your .gitignore files:\n');
+  if (ignored >= 0) {
+    for (const line of stderr.slice(ignored).split('\n').slice(1)) {
+      if (line === '' || line.startsWith('hint:') || line.startsWith('Use -f')) break;
+      refused.push(line);
+    }
+  }
+  return refused;
 }
 
 function parseMeta(text: string, id: number, commit: string): CheckpointInfo | undefined {
