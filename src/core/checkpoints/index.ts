@@ -3,3 +3,4 @@ export { CheckpointStore, UnknownCheckpointError, DEFAULT_CHECKPOINT_MAX_FILE_BY
 export { CheckpointMemory, planMemoryRewind, type CheckpointMemoryEngine, type MemoryStep } from './memoryRewind';
 export { Git, GitError, CHECKPOINT_ATTRIBUTES, type GitCall, type GitResult, type GitRunner, type CheckpointRepository } from './git';
 export { parseNameStatus, mergeSkipped, planSummary, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
+export { rewindNote } from './messages';
