@@ -320,7 +320,9 @@ export class ChatController implements vscode.Disposable {
     const entry = this.transcript.snapshot().entries.find((e) => e.id === entryId);
     if (entry?.kind !== 'user' || entry.checkpoint === undefined) return { ok: false, reason: 'This message has no checkpoint to rewind to.' };
     if (entry.rewound) return { ok: false, reason: 'This message was rewound already.' };
-    if (this.running || this.sends.size > 0) return { ok: false, reason: 'Stop the running answer first: Claude may still be changing files.' };
+    if (this.abort !== undefined) return { ok: false, reason: 'Stop the running answer first: Claude may still be changing files.' };
+    // An answer that just ended may still be being saved: the rewind comes after it.
+    await this.sends.idle();
     const folder = this.checkpointFolders.get(entryId) ?? this.currentStore()?.folder;
     const store = folder === undefined ? undefined : this.env.checkpoints?.(folder);
     if (store === undefined) return { ok: false, reason: 'Checkpoints are only kept for folders on this computer\'s disk.' };

@@ -51,13 +51,16 @@ function lines(plan: RewindPlan): string[] {
   return [...plan.files.map((f) => f.path), ...plan.memory.map((m) => m.rel)];
 }
 
-export async function rewindFromCard(controller: ChatController, entryId: string): Promise<void> {
+export async function rewindFromCard(controller: ChatController, log: { info(message: string): void }, entryId: string): Promise<void> {
   const preview = await controller.previewRewind(entryId);
+  log.info(`rewind preview: ${preview.ok ? planSummary(preview.plan) : `refused (${preview.reason})`}`);
   if (!preview.ok) {
     void vscode.window.showInformationMessage(`Cannot rewind: ${preview.reason}`);
     return;
   }
-  if (!(await pickRewind(preview.message, preview.plan))) return;
+  const confirmed = await pickRewind(preview.message, preview.plan);
+  log.info(`rewind ${confirmed ? 'confirmed' : 'not confirmed'}`);
+  if (!confirmed) return;
   const done = await controller.rewind(entryId);
   if (!done.ok) {
     void vscode.window.showWarningMessage(`Not rewound: ${done.reason}`);

@@ -212,7 +212,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
       if (!(await controller.openDiff(entryId))) void vscode.window.showInformationMessage('This edit is no longer known to the chat.');
     },
     undoEdit: (entryId) => undoEdit(controller, prompts, env.log, entryId),
-    rewind: (entryId) => rewindFromCard(controller, entryId),
+    rewind: (entryId) => rewindFromCard(controller, env.log, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, sendFromComposer, stopAnswerLeftRunning, untilChat, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, notifications, runCommand, screenshot, sendFromComposer, stopAnswerLeftRunning, untilChat, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 
@@ -79,7 +79,14 @@ suite('checkpoints and rewind (e2e)', function () {
     ]);
     await again(() => runCommand(wb.page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     await sendFromComposer(chat, 'Tidy up the project.');
-    await untilChat(chat, chat.locator('.entry.assistant', { hasText: 'All tidied up.' }), 'the answer', { timeout: 60_000 });
+    // A command that writes through a redirection asks on its card: allowed once, as a user would.
+    const answer = chat.locator('.entry.assistant', { hasText: 'All tidied up.' });
+    const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
+    for (let i = 0; i < 6 && !(await answer.isVisible()); i++) {
+      await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
+      if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
+    }
+    await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
     assert.ok(fs.existsSync(path.join(ws, 'src', 'generated.js')), 'bash created a file');
     assert.ok(!fs.existsSync(path.join(ws, 'src', 'legacy.js')), 'bash deleted a file');
     assert.match(fs.readFileSync(path.join(ws, 'src', 'todo.js'), 'utf8'), /rewritten by Claude/);
@@ -94,7 +101,12 @@ suite('checkpoints and rewind (e2e)', function () {
     await screenshot(wb.page, 'rewind-button-light');
     await rewind.click();
     const pick = wb.page.locator('.quick-input-widget');
-    await pick.locator('.quick-input-list .monaco-list-row', { hasText: 'generated.js' }).waitFor({ timeout: 20_000 });
+    await pick
+      .locator('.quick-input-list .monaco-list-row', { hasText: 'generated.js' })
+      .waitFor({ timeout: 20_000 })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}\nnotifications: ${JSON.stringify(await notifications(wb.page))}\nlog: ${wb.server.extensionHostLog().split('\n').filter((l) => l.includes('rewind')).join(' / ')}`);
+      });
     const rows = await pick.locator('.quick-input-list .monaco-list-row').allTextContents();
     const seen = rows.join(' | ');
     for (const expected of ['Rewind', 'src/todo.js', 'src/generated.js', 'src/legacy.js', '/memories/progress.md']) assert.ok(seen.includes(expected), `${expected} in the preview: ${seen}`);
