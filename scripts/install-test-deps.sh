@@ -33,6 +33,8 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 command -v socat >/dev/null 2>&1 || need+=(socat)
 command -v rg >/dev/null 2>&1 || need+=(ripgrep)
+# Checkpoints (src/core/checkpoints) and their tests run git.
+command -v git >/dev/null 2>&1 || need+=(git)
 if ! cs_installed; then
   command -v python3 >/dev/null 2>&1 || need+=(python3)
   command -v make >/dev/null 2>&1 && command -v g++ >/dev/null 2>&1 || need+=(build-essential)

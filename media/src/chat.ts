@@ -182,6 +182,8 @@ function upsert(entry: ChatEntry): void {
     if (known.kind === 'assistant' && entry.kind === 'assistant' && old.querySelector('.markdown')?.hasChildNodes()) {
       dirty.delete(entry.id);
       updateAssistant(old, entry.markdown, entry.streaming, callbacks);
+      // Kept in place, so the rewind mark (media/src/rewind.ts) is set here.
+      old.classList.toggle('rewound', entry.rewound === true);
       return;
     }
     const el = renderEntry(entry, callbacks);

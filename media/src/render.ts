@@ -6,11 +6,12 @@ import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, ToolApproval, To
 import { changeRows, type ChangeRow } from '../../src/features/chat/shared/changeRows';
 import { OUTPUT_TAIL_LINES, commandOutcome, outputLineCount, rangeLabel, splitPath, type CommandOutcome } from '../../src/features/chat/shared/cardText';
 
-export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' }>;
+export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' | 'rewind' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { formatUsageDetails, formatUsageLine } from './format';
 import { IncrementalMarkdown } from './markdown';
+import { decorateRewind } from './rewind';
 
 export { icon };
 
@@ -58,6 +59,10 @@ export const ACTION_LABELS: Record<ErrorAction | NoticeAction, { icon: string; t
 };
 
 export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLElement {
+  return decorateRewind(entry, renderRow(entry, callbacks), callbacks.card);
+}
+
+function renderRow(entry: ChatEntry, callbacks: EntryCallbacks): HTMLElement {
   switch (entry.kind) {
     case 'user':
       return entry.label ? promptChip(entry, callbacks) : userEntry(entry.text, entry.attachments);

@@ -19,6 +19,8 @@ Commands:
   history List the versions of the memory files (or of one file), with their authors.
   restore Give a memory file the content of an earlier version (a deleted file comes back).
   expire  Delete memory files nobody has used for a long time (restorable from history).
+  checkpoints  List the checkpoints taken before every chat message and run prompt.
+  rewind  Bring the workspace files and memory back to a checkpoint.
 
 Options:
   -h, --help      Show this help.

@@ -17,6 +17,8 @@ const execCommand: Command = (argv) => (require('./exec') as typeof import('./ex
 const historyCommand: Command = (argv) => (require('./history') as typeof import('./history')).historyCommand(argv);
 const restoreCommand: Command = (argv) => (require('./restore') as typeof import('./restore')).restoreCommand(argv);
 const expireCommand: Command = (argv) => (require('./expire') as typeof import('./expire')).expireCommand(argv);
+const checkpointsCommand: Command = (argv) => (require('./checkpoints') as typeof import('./checkpoints')).checkpointsCommand(argv);
+const rewindCommand: Command = (argv) => (require('./checkpoints') as typeof import('./checkpoints')).rewindCommand(argv);
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const COMMANDS: Readonly<Record<string, Command>> = {
@@ -26,6 +28,8 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   history: historyCommand,
   restore: restoreCommand,
   expire: expireCommand,
+  checkpoints: checkpointsCommand,
+  rewind: rewindCommand,
 };
 
 export async function main(argv: string[]): Promise<number> {

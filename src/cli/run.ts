@@ -14,6 +14,7 @@ import { AgentSession } from '../core/agent/session';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
 import { createNodeMemoryEngine } from '../platform/node/nodeMemoryEngine';
+import { openCheckpoints } from '../platform/node/checkpointRepository';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
 import { createRunTools } from './runTools';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
@@ -127,6 +128,7 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
     logger,
   });
 
+  await recordCheckpoint(workspace, engine, args.prompt, io);
   const printer = args.json ? jsonPrinter(io) : textPrinter(io);
   const { signal, dispose } = interruptSignal(io);
   let outcome: AgentOutcome;
@@ -329,4 +331,19 @@ function interruptSignal(io: RunIo): { signal: AbortSignal; dispose: () => void 
   };
   process.on('SIGINT', onSigint);
   return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
+}
+
+/**
+ * The checkpoint before the prompt (see src/core/checkpoints): what Claude then changes in the
+ * folder and in memory can be rewound with `claude-memory rewind ID`. A safety net, not a
+ * condition: without git (or when it fails) the run goes on, and says so.
+ */
+async function recordCheckpoint(workspace: string, engine: import('../core/memory').MemoryEngine, prompt: string, io: RunIo): Promise<void> {
+  try {
+    const store = await openCheckpoints(workspace, { memoryFolder: STORE_FOLDER, memory: engine });
+    // Quiet when it works ('claude-memory checkpoints' lists it): stderr is the run's own story.
+    await store.create({ kind: 'run', prompt });
+  } catch (e) {
+    io.stderr.write(`${CLI_NAME} run: no checkpoint was recorded (${oneLine(e)}); the run goes on.\n`);
+  }
 }

@@ -52,6 +52,8 @@ export interface SettingsSnapshot {
    * 0 = off. A workspace may only lengthen it or turn it off (see effectiveExpiryDays).
    */
   expiryDays: number;
+  /** Files above this many megabytes are left out of checkpoints (a rewind says so). User settings only. */
+  checkpointMaxFileMegabytes: number;
 }
 
 export type EditMode = 'apply' | 'ask';
@@ -62,7 +64,7 @@ export const SETTING_KEYS: readonly SettingKey[] = [
   'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
   'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'compactionTrigger', 'compactionSavePercent', 'edits',
   'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
-  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes', 'expiryDays',
+  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes', 'expiryDays', 'checkpointMaxFileMegabytes',
 ];
 
 /**
@@ -75,6 +77,7 @@ export const USER_ONLY_KEYS = {
   historyMaxVersionsPerFile: 'history.maxVersionsPerFile',
   historyMaxDays: 'history.maxDays',
   historyMaxMegabytes: 'history.maxMegabytes',
+  checkpointMaxFileMegabytes: 'checkpoints.maxFileMegabytes',
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 /**
@@ -114,6 +117,7 @@ export const SETTING_TRUST = {
   'history.maxVersionsPerFile': 'user-only',
   'history.maxDays': 'user-only',
   'history.maxMegabytes': 'user-only',
+  'checkpoints.maxFileMegabytes': 'user-only',
   'expiry.days': 'tighten-only',
   sandbox: 'user-only',
   'sandbox.allowedDomains': 'user-only',
@@ -194,6 +198,7 @@ export const SETTING_NAMES: Readonly<Record<SettingKey, SettingName>> = {
   historyMaxDays: 'history.maxDays',
   historyMaxMegabytes: 'history.maxMegabytes',
   expiryDays: 'expiry.days',
+  checkpointMaxFileMegabytes: 'checkpoints.maxFileMegabytes',
 };
 
 /** A host pattern of `sandbox.allowedDomains` / `run --allow-domain`: `example.com`, `*.example.com`, optionally `:port`; IP literals too. */
@@ -245,6 +250,7 @@ export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
   historyMaxDays: DEFAULT_HISTORY_RETENTION.maxDays,
   historyMaxMegabytes: DEFAULT_HISTORY_RETENTION.maxBytes / (1024 * 1024),
   expiryDays: DEFAULT_EXPIRY_DAYS,
+  checkpointMaxFileMegabytes: 5,
 };
 
 /** The longest expiry window accepted (100 years: "practically never" without being off). */
@@ -326,6 +332,7 @@ export function parseSettings(
     historyMaxDays: int('historyMaxDays', 1, 36_500, userOnly),
     historyMaxMegabytes: int('historyMaxMegabytes', 1, 100_000, userOnly),
     expiryDays: effectiveExpiryDays(expiryLayers, onProblem),
+    checkpointMaxFileMegabytes: int('checkpointMaxFileMegabytes', 1, 10_000, userOnly),
   };
 }
 

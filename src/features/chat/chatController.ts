@@ -28,6 +28,7 @@ import { ChatEdits, type UndoResult } from './chatEdits';
 import { ChatTranscript, parseSavedConversation, type ChatPatch, type PromptView, type SavedConversation } from './chatTranscript';
 import type { ChatSnapshot, DisabledAction, KeyState } from './shared/protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
+import { rewindNote, type CheckpointStore, type RewindPlan } from '../../core/checkpoints';
 
 /** The memory store the chat works in: one workspace folder's (the first unless the user chose another). */
 export interface ChatStore {
@@ -65,7 +66,12 @@ export interface ChatEnvironment {
   workspaceTools?(folder: vscode.WorkspaceFolder, approver: ToolApprover): WorkspaceTools;
   /** The compaction edit's instructions (media/templates/compaction-instructions.md). */
   compactionInstructions?(): Promise<string | undefined>;
+  /** The folder's checkpoints (src/core/checkpoints); undefined where git cannot reach the folder. */
+  checkpoints?(folder: vscode.WorkspaceFolder): Promise<CheckpointStore> | undefined;
 }
+
+/** What "Rewind to here" would do or did; `ok: false` says why it cannot. */
+export type RewindOutcome = { ok: true; plan: RewindPlan; message: string } | { ok: false; reason: string };
 
 /** How a prompt is sent: as a chip (built-in prompts), and whether it starts a fresh conversation. */
 export interface SendOptions {
@@ -119,6 +125,10 @@ const CONTINUE_PROMPT = 'Please continue where you left off.';
 export class ChatController implements vscode.Disposable {
   /** Workspace edits the user undid from their cards since the last message: told to Claude with the next one. */
   private undoneEdits: UndoneEdit[] = [];
+  /** A rewind since Claude's last turn: told to Claude with the next message. */
+  private rewoundNote: string | undefined;
+  /** The folder each user message's checkpoint is of (a rewind after a folder switch uses its own). */
+  private readonly checkpointFolders = new Map<string, vscode.WorkspaceFolder>();
   /** The next send is a Resume session's routine (SendOptions.resume). */
   private resumeNext = false;
   private readonly transcript = new ChatTranscript();
@@ -294,6 +304,65 @@ export class ChatController implements vscode.Disposable {
     return note;
   }
 
+  private takeRewoundNote(): string | undefined {
+    const note = this.rewoundNote;
+    this.rewoundNote = undefined;
+    return note;
+  }
+
+  /** The checkpoint store and id behind user message `entryId`'s "Rewind to here". */
+  private async checkpointOf(entryId: string): Promise<{ ok: true; store: CheckpointStore; id: number; text: string } | { ok: false; reason: string }> {
+    const entry = this.transcript.snapshot().entries.find((e) => e.id === entryId);
+    if (entry?.kind !== 'user' || entry.checkpoint === undefined) return { ok: false, reason: 'This message has no checkpoint to rewind to.' };
+    if (entry.rewound) return { ok: false, reason: 'This message was rewound already.' };
+    if (this.abort !== undefined) return { ok: false, reason: 'Stop the running answer first: Claude may still be changing files.' };
+    // An answer that just ended may still be being saved: the rewind comes after it.
+    await this.sends.idle();
+    const folder = this.checkpointFolders.get(entryId) ?? this.currentStore()?.folder;
+    const store = folder === undefined ? undefined : this.env.checkpoints?.(folder);
+    if (store === undefined) return { ok: false, reason: 'Checkpoints are only kept for folders on this computer\'s disk.' };
+    try {
+      return { ok: true, store: await store, id: entry.checkpoint, text: entry.text };
+    } catch (error) {
+      return { ok: false, reason: `The checkpoints cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+    }
+  }
+
+  /** What "Rewind to here" on user message `entryId` would change (nothing changes yet). */
+  async previewRewind(entryId: string): Promise<RewindOutcome> {
+    const found = await this.checkpointOf(entryId);
+    if (!found.ok) return found;
+    try {
+      return { ok: true, plan: await found.store.preview(found.id), message: found.text };
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
+   * Rewinds the folder's files and memory to the checkpoint before user message `entryId`. The
+   * message and everything after it stay in the conversation, folded and marked rewound; the
+   * message's text goes back to the composer; Claude is told with the next message.
+   */
+  async rewind(entryId: string): Promise<RewindOutcome> {
+    const found = await this.checkpointOf(entryId);
+    if (!found.ok) return found;
+    let result;
+    try {
+      result = await found.store.rewind(found.id);
+    } catch (error) {
+      return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+    }
+    this.emit(this.transcript.markRewound(entryId, rewoundLine(result)));
+    this.rewoundNote = rewindNote(found.text, result);
+    // Edits undone from cards before the rewind are part of what the rewind note says.
+    this.undoneEdits = [];
+    this.emit([{ type: 'draft', text: found.text, reason: 'Rewound: your message is back here to edit and send again.' }]);
+    this.env.log.info(`rewound to checkpoint ${found.id}: ${result.files.length} file(s), ${result.memory.length} memory file(s); backup checkpoint ${result.backup.id}`);
+    await this.saveNow();
+    return { ok: true, plan: result, message: found.text };
+  }
+
   /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */
   attach(uri: vscode.Uri, range?: vscode.Range): void {
     this.attachments.add(uri, range);
@@ -461,7 +530,8 @@ export class ChatController implements vscode.Disposable {
       return { started: false, reason: disabled.reason };
     }
     // Edits the user undid from their cards since Claude's last turn: Claude reads it first.
-    const note = this.takeUndoneEditsNote();
+    const notes = [this.takeRewoundNote(), this.takeUndoneEditsNote()].filter((n): n is string => n !== undefined);
+    const note = notes.length === 0 ? undefined : notes.join('\n\n');
     const withAttachments = await promptWithAttachments(text, attachments);
     const full = note === undefined ? withAttachments : `${note}\n\n${withAttachments}`;
     if ((await this.env.keyState()) === 'missing') {
@@ -639,6 +709,8 @@ export class ChatController implements vscode.Disposable {
       this.transcript.setWorkspaceFolder(folderInfo(store.folder, this.env.settings().memoryFolder));
       this.emit(this.transcript.begin(text, this.env.settings().model, view));
       this.showProgress(true);
+      // The checkpoint of the files and memory as they are before Claude reads this message.
+      if (view.show !== false) await this.recordCheckpoint(store.folder, text);
       const outcome = await agent.send(
         prompt,
         (event) => {
@@ -676,6 +748,20 @@ export class ChatController implements vscode.Disposable {
       void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.chatRunning, false);
       // Every completed, stopped or failed send is saved before the send resolves.
       await this.saveNow();
+    }
+  }
+
+  /** Records a checkpoint for the message just shown; a failure is logged, never in the way of the answer. */
+  private async recordCheckpoint(folder: vscode.WorkspaceFolder, text: string): Promise<void> {
+    const store = this.env.checkpoints?.(folder);
+    if (store === undefined) return;
+    try {
+      const checkpoint = await (await store).create({ kind: 'chat', prompt: text, session: this.chat?.id });
+      const patches = this.transcript.setCheckpoint(checkpoint.id);
+      for (const p of patches) if (p.type === 'entry') this.checkpointFolders.set(p.entry.id, folder);
+      this.emit(patches);
+    } catch (error) {
+      this.env.log.warn(`no checkpoint for this message: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
@@ -905,4 +991,16 @@ export class ChatController implements vscode.Disposable {
   private emit(patches: ChatPatch[]): void {
     for (const patch of patches) this.patches.fire(patch);
   }
+}
+
+/** The line a rewound message shows: what the rewind changed, and what it could not. */
+function rewoundLine(plan: RewindPlan): string {
+  const changed = [`${plan.files.length} ${plan.files.length === 1 ? 'file' : 'files'}`];
+  const memory = plan.memory.filter((m) => m.action !== 'unavailable').length;
+  if (memory > 0) changed.push(`${memory} memory ${memory === 1 ? 'file' : 'files'}`);
+  const parts = [`Rewound to before this message: ${changed.join(' and ')} changed back.`];
+  if (plan.notRestored.length > 0) parts.push(`Not restored (over the size limit): ${plan.notRestored.map((f) => f.path).join(', ')}.`);
+  const lost = plan.memory.filter((m) => m.action === 'unavailable');
+  if (lost.length > 0) parts.push(`Not restored (no longer in memory history): ${lost.map((m) => m.rel).join(', ')}.`);
+  return parts.join(' ');
 }

@@ -7,6 +7,7 @@ import type { ChatEnvironment, ChatStore } from './chatController';
 import { chatMemoryExecutor } from './chatMemory';
 import { storeFileReader } from '../../core/agent/compaction';
 import type { SavedConversation } from './chatTranscript';
+import { FolderCheckpoints } from '../../platform/folderCheckpoints';
 
 export function chatEnvironment(
   services: ExtensionServices,
@@ -15,8 +16,10 @@ export function chatEnvironment(
   extensionUri?: vscode.Uri,
 ): ChatEnvironment {
   const memoryLog = services.logger('chat memory');
+  const checkpoints = new FolderCheckpoints(services.stores, () => services.settings.current);
   return {
     archive,
+    checkpoints: (folder) => checkpoints.forFolder(folder),
     compactionInstructions: async () => {
       if (!extensionUri) return undefined;
       try {

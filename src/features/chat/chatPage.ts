@@ -30,6 +30,8 @@ export interface ChatActions {
   approve(entryId: string, decision: CardDecision, details?: { rule?: string; reason?: string }): void;
   openDiff(entryId: string): Promise<void>;
   undoEdit(entryId: string): Promise<void>;
+  /** "Rewind to here" on a user message: the preview, then the rewind. */
+  rewind(entryId: string): Promise<void>;
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
   showChange(entryId: string): Promise<void>;
   unfoldOutput(entryId: string): void;
@@ -64,6 +66,7 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     approve: (m) => actions.approve(m.entryId, m.decision, { rule: m.rule, reason: m.reason }),
     openDiff: (m) => actions.openDiff(m.entryId),
     undoEdit: (m) => actions.undoEdit(m.entryId),
+    rewind: (m) => actions.rewind(m.entryId),
     showChange: (m) => actions.showChange(m.entryId),
     unfoldOutput: (m) => actions.unfoldOutput(m.entryId),
     openFile: (m) => actions.openFile(m.entryId),

@@ -349,6 +349,23 @@ export class ChatTranscript {
     };
   }
 
+  /** The checkpoint taken before the last user message: its "Rewind to here". */
+  setCheckpoint(checkpoint: number): ChatPatch[] {
+    const row = [...this.entries].reverse().find((e) => e.kind === 'user');
+    if (row?.kind !== 'user') return [];
+    return [this.upsert({ ...row, checkpoint })];
+  }
+
+  /** The rewind to before user message `id`: it and every row after it are marked rewound (and folded); it says what changed. */
+  markRewound(id: string, summary: string): ChatPatch[] {
+    const index = this.entries.findIndex((e) => e.id === id);
+    if (index < 0) return [];
+    return this.entries
+      .slice(index)
+      .map((e) => (e.id === id && e.kind === 'user' ? { ...e, rewound: true as const, rewoundHere: summary } : { ...e, rewound: true as const }))
+      .map((e) => this.upsert(e));
+  }
+
   /** An error found before the agent ran (no key, no folder): shown like an agent error. */
   fail(kind: AgentErrorKind, message: string): ChatPatch[] {
     return [this.add({ kind: 'error', id: this.id(), message, actions: actionsFor(kind) })];

@@ -87,13 +87,31 @@ export type DisabledAction = 'manageTrust' | 'openFolder';
 
 export type ToolStatus = 'running' | 'ok' | 'error';
 
+/**
+ * What a rewind leaves on rows: `rewound` rows (the message rewound to and every row after it)
+ * are kept, folded and marked; the message's own row says what the rewind did (`rewoundHere`).
+ */
+export interface RewindMarks {
+  rewound?: true;
+}
+
 /** One row of the conversation. Every string is display text; the webview never trusts it as HTML. */
-export type ChatEntry =
+export type ChatEntry = RewindMarks & (
   /**
    * `label`: a built-in prompt (Resume, Initialize's draft) shown as a compact chip with the text
    * collapsed. `attachments`: the chips that travelled with the message.
    */
-  | { kind: 'user'; id: string; text: string; label?: string; attachments?: string[] }
+  | {
+      kind: 'user';
+      id: string;
+      text: string;
+      label?: string;
+      attachments?: string[];
+      /** The checkpoint taken before this message (its "Rewind to here"). */
+      checkpoint?: number;
+      /** This message was rewound to: what the rewind changed, one line. */
+      rewoundHere?: string;
+    }
   /**
    * Markdown as the model wrote it; the webview renders and sanitizes it. `continued`: a later
    * text of the same answer (after a card), shown without a second "Claude" header.
@@ -147,7 +165,8 @@ export type ChatEntry =
    * ("Read 3 memory files: progress.md, …") and every `/memories/...` path, listed on expanding it.
    */
   | { kind: 'reads'; id: string; text: string; paths: string[] }
-  | { kind: 'error'; id: string; message: string; actions: ErrorAction[] };
+  | { kind: 'error'; id: string; message: string; actions: ErrorAction[] }
+);
 
 export type ChatEntryKind = ChatEntry['kind'];
 
@@ -249,6 +268,8 @@ export type WebviewToExtension =
   /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
   | { type: 'openDiff'; entryId: string }
   | { type: 'undoEdit'; entryId: string }
+  /** "Rewind to here" on a user message: preview, confirm, then rewind files and memory to its checkpoint. */
+  | { type: 'rewind'; entryId: string }
   /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
   | { type: 'showChange'; entryId: string }
   /** A folded card's Show Output: the extension sends the card again with its output. */
@@ -307,7 +328,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile' || type === 'rewind') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'starter') {

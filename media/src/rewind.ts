@@ -1,0 +1,41 @@
+/**
+ * Rewind on the conversation's rows: "Rewind to here" on each user message that has a
+ * checkpoint, and the marks a rewind leaves — the message rewound to says what the rewind did,
+ * and it and the rows after it are kept but folded (one toggle shows them again).
+ */
+import type { ChatEntry } from '../../src/features/chat/shared/protocol';
+import { element, icon } from './dom';
+import type { CardMessage } from './render';
+
+/** Rewound rows are shown while the page has this class (the toggle on a rewound message). */
+const SHOW_REWOUND = 'show-rewound';
+
+export function decorateRewind(entry: ChatEntry, el: HTMLElement, post: (message: CardMessage) => void): HTMLElement {
+  if (entry.rewound) el.classList.add('rewound');
+  if (entry.kind !== 'user') return el;
+  if (entry.rewoundHere !== undefined) {
+    el.classList.add('rewound-head');
+    const strip = element('div', 'rewound-here');
+    const toggle = element('button', 'link rewound-toggle', undefined, { type: 'button', 'data-action': 'show-rewound' });
+    const label = (): string => (document.body.classList.contains(SHOW_REWOUND) ? 'Hide rewound messages' : 'Show rewound messages');
+    toggle.append(icon('fold'), document.createTextNode(` ${label()}`));
+    toggle.addEventListener('click', () => {
+      document.body.classList.toggle(SHOW_REWOUND);
+      for (const t of document.querySelectorAll<HTMLButtonElement>('.rewound-toggle')) t.lastChild!.textContent = ` ${label()}`;
+    });
+    strip.append(icon('history'), element('span', 'rewound-text', entry.rewoundHere), toggle);
+    el.append(strip);
+  } else if (entry.checkpoint !== undefined && !entry.rewound) {
+    const button = element('button', 'link rewind-button', undefined, {
+      type: 'button',
+      'data-action': 'rewind',
+      title: 'Bring the files and memory back to how they were before this message (you see what changes first)',
+    });
+    button.append(icon('discard'), document.createTextNode(' Rewind to here'));
+    button.addEventListener('click', () => post({ type: 'rewind', entryId: entry.id }));
+    const bar = element('div', 'user-actions');
+    bar.append(button);
+    el.append(bar);
+  }
+  return el;
+}

@@ -1,0 +1,349 @@
+/**
+ * Checkpoints of a workspace folder: before every chat message and every `run` prompt, the
+ * folder's files (tracked and untracked, minus what its .gitignore files ignore, `.git`, the
+ * memory folder and nested repositories) are committed to a private ref of a separate git
+ * repository outside the workspace (see git.ts for what keeps the workspace's git out), with
+ * the memory store's history position in the commit message. A rewind brings the folder back
+ * to a checkpoint with `git read-tree -u --reset`: git itself writes, removes and recreates
+ * files (symlinks as symlinks; it never writes through a symlinked folder), and touches only
+ * what differs between the snapshot of now and the checkpoint, so ignored files, unchanged
+ * untracked files, `.git` and its commits stay as they are.
+ *
+ * Layout of the repository: its own index (the stat cache that makes a checkpoint after the
+ * first cost about one `git status`), `info/exclude` (`.git`, the memory folder),
+ * `info/attributes` (CHECKPOINT_ATTRIBUTES), and one ref per checkpoint,
+ * `refs/checkpoints/<id>`, ids counting up from 1, created atomically so the extension and
+ * the CLI can share one repository.
+ */
+import { decode, Git, GitError, literalPathspec } from './git';
+import type { CheckpointMemory, MemoryStep } from './memoryRewind';
+import { mergeSkipped, parseNameStatus, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
+
+/** Why a checkpoint was taken. */
+export type CheckpointKind = 'chat' | 'run' | 'rewind';
+
+export interface CheckpointInfo {
+  id: number;
+  /** Milliseconds since the epoch. */
+  time: number;
+  kind: CheckpointKind;
+  /** The message or prompt it was taken before (first 500 characters). */
+  prompt: string;
+  /** The chat it belongs to, when it is a chat's. */
+  session?: string;
+  /** The memory history's newest version then; undefined: no memory store was checkpointed. */
+  memoryVersion?: number;
+  /** Files over the size limit: not in the checkpoint. */
+  skipped: SkippedFile[];
+  commit: string;
+}
+
+/** What the checkpoint store needs to know about the work tree that git does not say. */
+export interface WorkTreeProbe {
+  /** A regular file's or symlink's size in bytes (lstat); undefined for a folder or when it is gone. */
+  sizeOf(rel: string): Promise<number | undefined>;
+}
+
+export interface CheckpointStoreOptions {
+  /** Files above this many bytes are not snapshotted. */
+  maxFileBytes: number;
+  /** Newest checkpoints kept (older refs are dropped). */
+  maxCheckpoints?: number;
+  now?: () => number;
+}
+
+export interface RewindResult extends RewindPlan {
+  /** The checkpoint of the state just before the rewind: rewinding to it undoes the rewind. */
+  backup: CheckpointInfo;
+}
+
+/** The checkpoint named does not exist (a bad or unknown id). */
+export class UnknownCheckpointError extends Error {
+  constructor(readonly id: string) {
+    super(`There is no checkpoint ${id}.`);
+    this.name = 'UnknownCheckpointError';
+  }
+}
+
+export const DEFAULT_CHECKPOINT_MAX_FILE_BYTES = 5 * 1024 * 1024;
+const DEFAULT_MAX_CHECKPOINTS = 200;
+const REF_PREFIX = 'refs/checkpoints/';
+const PROMPT_CHARS = 500;
+const NESTED_REPO = /^error: '(.+?)\/?' does not have a commit checked out$/m;
+
+interface Snapshot {
+  tree: string;
+  skipped: SkippedFile[];
+}
+
+export class CheckpointStore {
+  private readonly maxCheckpoints: number;
+  private readonly now: () => number;
+  /** The index was checked whole for ignored entries and gitlinks (see snapshot). */
+  private checkedWhole = false;
+  /** One git operation on the repository's index at a time in this process. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly git: Git,
+    private readonly probe: WorkTreeProbe,
+    private readonly memory: CheckpointMemory | undefined,
+    private readonly options: CheckpointStoreOptions,
+  ) {
+    this.maxCheckpoints = options.maxCheckpoints ?? DEFAULT_MAX_CHECKPOINTS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Records a checkpoint of the folder and the memory position now. */
+  create(what: { kind: CheckpointKind; prompt: string; session?: string }): Promise<CheckpointInfo> {
+    return this.serial(() => this.createNow(what));
+  }
+
+  /** Every checkpoint, oldest first. */
+  list(): Promise<CheckpointInfo[]> {
+    return this.serial(() => this.listNow());
+  }
+
+  /** A checkpoint by its id as the user typed it ("3"); throws UnknownCheckpointError. */
+  get(id: string | number): Promise<CheckpointInfo> {
+    return this.serial(() => this.getNow(id));
+  }
+
+  /** For each checkpoint, what changed since (files and memory), against one snapshot of now. */
+  changesSince(infos: readonly CheckpointInfo[]): Promise<Map<number, { files: FileChange[]; memory: MemoryStep[] }>> {
+    return this.serial(async () => {
+      const now = await this.snapshot();
+      const out = new Map<number, { files: FileChange[]; memory: MemoryStep[] }>();
+      for (const info of infos) {
+        // What changed since = what a rewind would undo, read the other way round.
+        const files = await this.diff(now.tree, `${info.commit}^{tree}`);
+        const memory = info.memoryVersion === undefined || this.memory === undefined ? [] : await this.memory.plan(info.memoryVersion);
+        out.set(info.id, { files, memory });
+      }
+      return out;
+    });
+  }
+
+  /** What rewinding to `id` would change, without changing anything in the folder or memory. */
+  preview(id: string | number): Promise<RewindPlan> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const now = await this.snapshot();
+      return this.planNow(target, now);
+    });
+  }
+
+  /**
+   * Rewinds the folder and memory to checkpoint `id`. The state just before is recorded first
+   * as a checkpoint of its own (`backup`), so a rewind can be rewound.
+   */
+  rewind(id: string | number): Promise<RewindResult> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const backup = await this.createNow({ kind: 'rewind', prompt: `Before rewinding to checkpoint ${target.id}` });
+      const now: Snapshot = { tree: `${backup.commit}^{tree}`, skipped: backup.skipped };
+      // (createNow's snapshot left the index at exactly this tree.)
+      const plan = await this.planNow(target, now);
+      // The index holds the snapshot of now (with fresh stat data): read-tree -u changes in the
+      // folder exactly the entries that differ from the target, and nothing it does not track.
+      await this.git.run(['read-tree', '-u', '--reset', plan.targetTree]);
+      const memory = this.memory === undefined ? [] : await this.memory.apply(plan.memory);
+      return { checkpointId: target.id, files: plan.files, notRestored: plan.notRestored, leftIgnored: plan.leftIgnored, memory, backup };
+    });
+  }
+
+  // ---- internals (run inside the queue)
+
+  private serial<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async createNow(what: { kind: CheckpointKind; prompt: string; session?: string }): Promise<CheckpointInfo> {
+    const memoryVersion = this.memory === undefined ? undefined : await this.memory.position();
+    const snapshot = await this.snapshot();
+    const meta: Omit<CheckpointInfo, 'id' | 'commit'> = {
+      time: this.now(),
+      kind: what.kind,
+      prompt: [...what.prompt].slice(0, PROMPT_CHARS).join(''),
+      skipped: snapshot.skipped,
+    };
+    if (what.session !== undefined) meta.session = what.session;
+    if (memoryVersion !== undefined) meta.memoryVersion = memoryVersion;
+    const commit = await this.git.text(['commit-tree', snapshot.tree, '-F', '-'], { input: JSON.stringify(meta) });
+    const existing = await this.listNow();
+    let id = (existing.at(-1)?.id ?? 0) + 1;
+    // Created only if absent: another process (the CLI, another window) may take the same id.
+    for (;;) {
+      const created = await this.git.run(['update-ref', `${REF_PREFIX}${id}`, commit, ''], { okCodes: [0, 1, 128] });
+      if (created.code === 0) break;
+      if (id > (existing.at(-1)?.id ?? 0) + 1000) throw new GitError('update-ref', created.code, created.stderr);
+      id++;
+    }
+    await this.dropOld(existing);
+    return { id, commit, ...meta };
+  }
+
+  private async dropOld(existing: readonly CheckpointInfo[]): Promise<void> {
+    const excess = existing.length + 1 - this.maxCheckpoints;
+    if (excess <= 0) return;
+    const lines = existing.slice(0, excess).map((c) => `delete ${REF_PREFIX}${c.id}\n`).join('');
+    await this.git.run(['update-ref', '--stdin'], { input: lines });
+  }
+
+  private async listNow(): Promise<CheckpointInfo[]> {
+    const out = decode((await this.git.run(['for-each-ref', '--format=%(refname:lstrip=2)%00%(objectname)%00%(contents)%00', REF_PREFIX])).stdout);
+    const fields = out.split('\0');
+    const infos: CheckpointInfo[] = [];
+    for (let i = 0; i + 2 < fields.length; i += 3) {
+      const id = Number(fields[i].trim());
+      const info = parseMeta(fields[i + 2], id, fields[i + 1]);
+      if (info !== undefined) infos.push(info);
+    }
+    return infos.sort((a, b) => a.id - b.id);
+  }
+
+  private async getNow(id: string | number): Promise<CheckpointInfo> {
+    const text = String(id).trim();
+    if (!/^[1-9][0-9]{0,8}$/.test(text)) throw new UnknownCheckpointError(text);
+    const found = (await this.listNow()).find((c) => c.id === Number(text));
+    if (found === undefined) throw new UnknownCheckpointError(text);
+    return found;
+  }
+
+  /**
+   * The folder's files now, as a tree in the repository (and in its index). Files over the
+   * size limit are left out (and out of the index), as are files the .gitignore files ignore
+   * (also those the index still had from before they were ignored) and nested repositories.
+   *
+   * Only what `ls-files --others --modified` names (new, changed or deleted since the index last
+   * saw it: one stat pass over the folder) is added, so a checkpoint after the first costs about
+   * what `git status` does. The index is checked whole for entries that are ignored now (or
+   * nested repositories) when that can have changed: the first snapshot of this store object
+   * (the exclude file may be new) and whenever a .gitignore file changed.
+   */
+  private async snapshot(): Promise<Snapshot> {
+    const candidates = [...new Set(await this.git.records(['ls-files', '-z', '--others', '--modified', '--exclude-standard']))];
+    const skipped: SkippedFile[] = [];
+    const toAdd: string[] = [];
+    for (const rel of candidates) {
+      // "sub/": an untracked folder git shows whole is a nested repository: left out.
+      if (rel.endsWith('/')) continue;
+      const size = await this.probe.sizeOf(rel);
+      if (size !== undefined && size > this.options.maxFileBytes) skipped.push({ path: rel, size });
+      else toAdd.push(rel);
+    }
+    // Entries the index has but `add` must not take: over the limit, ignored now, beyond a link.
+    const drop = new Set<string>(skipped.map((s) => s.path));
+    for (let attempt = 0; toAdd.length > 0; attempt++) {
+      const added = await this.git.run(['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: toAdd.map(literalPathspec).join('\0'), okCodes: [0, 1, 128] });
+      if (added.code === 0) break;
+      const refused = refusedByAdd(added.stderr);
+      const kept = toAdd.filter((p) => !refused.some((r) => p === r || p.startsWith(`${r}/`)));
+      if (kept.length === toAdd.length || attempt > 100) throw new GitError('add', added.code, added.stderr);
+      for (const p of toAdd) if (!kept.includes(p)) drop.add(p);
+      toAdd.splice(0, toAdd.length, ...kept);
+    }
+    if (!this.checkedWhole || candidates.some((p) => p === '.gitignore' || p.endsWith('/.gitignore'))) {
+      for (const p of await this.git.records(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'])) drop.add(p);
+      for (const record of await this.git.records(['ls-files', '-z', '--stage'])) {
+        // "<mode> <object> <stage>\t<path>": mode 160000 is a nested repository (a gitlink).
+        if (record.startsWith('160000 ')) drop.add(record.slice(record.indexOf('\t') + 1));
+      }
+      this.checkedWhole = true;
+    }
+    if (drop.size > 0) {
+      // An index operation only: nothing in the folder is looked at (a path may lie beyond a link).
+      await this.git.run(['update-index', '-z', '--force-remove', '--stdin'], { input: [...drop].join('\0') + '\0' });
+    }
+    const tree = await this.git.text(['write-tree']);
+    return { tree, skipped };
+  }
+
+  /**
+   * The plan from `now` to `target`, and the tree the folder is read to: the target's, except
+   * that files over the size limit then or now keep their entry of now (or stay absent), so a
+   * file the checkpoints could not hold is never removed or overwritten; and files the
+   * .gitignore files ignore now are not brought back over what is there (ignored files stay).
+   */
+  private async planNow(target: CheckpointInfo, now: Snapshot): Promise<RewindPlan & { targetTree: string }> {
+    const notRestored = mergeSkipped(target.skipped, now.skipped);
+    let targetTree = `${target.commit}^{tree}`;
+    let files = await this.diff(now.tree, targetTree);
+    const back = new Set(files.filter((f) => f.change === 'bring back').map((f) => f.path));
+    const leftIgnored = back.size === 0 ? [] : (await this.ignoredNow(targetTree)).filter((p) => back.has(p));
+    const keep = [...notRestored.map((f) => f.path), ...leftIgnored];
+    if (keep.length > 0) {
+      targetTree = await this.treeKeeping(targetTree, keep);
+      files = await this.diff(now.tree, targetTree);
+    }
+    const memory = target.memoryVersion === undefined || this.memory === undefined ? [] : await this.memory.plan(target.memoryVersion);
+    return { checkpointId: target.id, files, notRestored, leftIgnored: leftIgnored.sort(), memory, targetTree };
+  }
+
+  /** The entries of `tree` that the .gitignore files (as they are now) ignore. */
+  private async ignoredNow(tree: string): Promise<string[]> {
+    const scratch = `${this.git.repo.gitDir}/rewind-index`;
+    await this.git.run(['read-tree', tree], { indexFile: scratch });
+    return this.git.records(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'], { indexFile: scratch });
+  }
+
+  /** `tree` with `paths` as the index (the snapshot of now) has them: same entry, or absent. */
+  private async treeKeeping(tree: string, paths: readonly string[]): Promise<string> {
+    const scratch = `${this.git.repo.gitDir}/rewind-index`;
+    await this.git.run(['read-tree', tree], { indexFile: scratch });
+    // The index holds the snapshot of now (planNow always follows a snapshot).
+    const current = new Map<string, string>();
+    for (const record of await this.git.records(['ls-files', '-z', '--stage', '--', ...paths.map(literalPathspec)])) {
+      // "<mode> <object> <stage>\t<path>"
+      const tab = record.indexOf('\t');
+      const [mode, object] = record.slice(0, tab).split(' ');
+      const path = record.slice(tab + 1);
+      current.set(path, `${mode} ${object}\t${path}`);
+    }
+    const zero = '0'.repeat(40);
+    const lines = paths.map((p) => current.get(p) ?? `0 ${zero}\t${p}`);
+    await this.git.run(['update-index', '-z', '--index-info'], { indexFile: scratch, input: lines.join('\0') + '\0' });
+    return this.git.text(['write-tree'], { indexFile: scratch });
+  }
+
+  private async diff(from: string, to: string): Promise<FileChange[]> {
+    return parseNameStatus(await this.git.records(['diff-tree', '-r', '-z', '--no-renames', '--name-status', from, to]));
+  }
+}
+
+/**
+ * The paths `git add` refused, from its message: a nested repository without a commit, a path
+ * beyond a symbolic link (its folder became a link), paths inside a folder ignored now.
+ */
+export function refusedByAdd(stderr: string): string[] {
+  const refused: string[] = [];
+  const nested = NESTED_REPO.exec(stderr);
+  if (nested !== null) refused.push(nested[1]);
+  for (const m of stderr.matchAll(/^fatal: pathspec ':\(literal\)(.+)' is beyond a symbolic link$/gm)) refused.push(m[1]);
+  const ignored = stderr.indexOf('The following paths are ignored by one of your .gitignore files:\n');
+  if (ignored >= 0) {
+    for (const line of stderr.slice(ignored).split('\n').slice(1)) {
+      if (line === '' || line.startsWith('hint:') || line.startsWith('Use -f')) break;
+      refused.push(line);
+    }
+  }
+  return refused;
+}
+
+function parseMeta(text: string, id: number, commit: string): CheckpointInfo | undefined {
+  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  try {
+    const m = JSON.parse(text) as Partial<CheckpointInfo>;
+    if (typeof m.time !== 'number' || typeof m.prompt !== 'string') return undefined;
+    const kind: CheckpointKind = m.kind === 'run' || m.kind === 'rewind' ? m.kind : 'chat';
+    const skipped = Array.isArray(m.skipped) ? m.skipped.filter((s): s is SkippedFile => typeof s?.path === 'string' && typeof s.size === 'number') : [];
+    const info: CheckpointInfo = { id, time: m.time, kind, prompt: m.prompt, skipped, commit };
+    if (typeof m.session === 'string') info.session = m.session;
+    if (typeof m.memoryVersion === 'number') info.memoryVersion = m.memoryVersion;
+    return info;
+  } catch {
+    return undefined;
+  }
+}

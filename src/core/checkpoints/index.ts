@@ -1,0 +1,6 @@
+/** Checkpoints of a workspace folder and its memory, and rewinding to them (no vscode, no fs). */
+export { CheckpointStore, UnknownCheckpointError, DEFAULT_CHECKPOINT_MAX_FILE_BYTES, type CheckpointInfo, type CheckpointKind, type CheckpointStoreOptions, type RewindResult, type WorkTreeProbe } from './checkpointStore';
+export { CheckpointMemory, planMemoryRewind, type CheckpointMemoryEngine, type MemoryStep } from './memoryRewind';
+export { Git, GitError, CHECKPOINT_ATTRIBUTES, type GitCall, type GitResult, type GitRunner, type CheckpointRepository } from './git';
+export { parseNameStatus, mergeSkipped, planSummary, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
+export { rewindNote } from './messages';
