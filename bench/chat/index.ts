@@ -9,8 +9,9 @@
  *   - keystroke latency: 50 characters typed, keydown → the next frame after the input (median, p95);
  *   - saved webview state: bytes written per keystroke and during one answer (chatStateStats);
  *   - chat files written during one answer (bytes of the files the save rewrote);
- *   - DOM nodes in the webview;
- *   - a window reload: time until every row is back, and how many rows came back.
+ *   - DOM nodes in the webview (far pages of rows are placeholders: chat.ts, pages.ts);
+ *   - a window reload: time until the end of the chat is drawn, and how many rows came back
+ *     (counted by scrolling the whole chat through, a view at a time: far rows are drawn again).
  * Every tenth message is sent while the one before is still answering (it must be queued, not
  * refused); at the end every message must be on screen once. Targets (same run): render lag and
  * keystroke latency at the last mark within 1.5x of the 2-message figures; every row back after
@@ -179,8 +180,69 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
   await input.press('Enter');
 }
 
-async function rowCount(chat: FrameLocator): Promise<number> {
-  return chat.locator('#transcript > .page > .entry').count();
+/**
+ * Every row of the chat, as the reader gets it: the transcript is scrolled from the top to the
+ * end a view at a time, each time until no placeholder page is left in view (far pages are drawn
+ * again as they come near: chat.ts / pages.ts), and every drawn row is counted once. Returns the
+ * number of rows and the users' messages; leaves the view at the end.
+ */
+async function allRows(chat: FrameLocator): Promise<{ count: number; users: string[] }> {
+  return chat.locator('#transcript').evaluate(async (t: Win) => {
+    const w = globalThis as Win;
+    const frame = () => new Promise<void>((resolve) => w.requestAnimationFrame(() => resolve()));
+    const settle = async () => {
+      for (let n = 0; n < 300; n++) {
+        await frame();
+        const top = t.getBoundingClientRect().top;
+        const bottom = top + t.clientHeight;
+        const waiting = Array.from(t.querySelectorAll(':scope > .page.far')).some((p: Win) => {
+          const box = p.getBoundingClientRect();
+          return box.bottom > top && box.top < bottom;
+        });
+        if (!waiting) return;
+      }
+      throw new Error('a page in view was not drawn within 300 frames');
+    };
+    const rows = new Map<string, string>();
+    const take = () => {
+      for (const el of Array.from(t.querySelectorAll(':scope > .page > .entry')) as Win[]) {
+        if (!rows.has(el.dataset.id)) rows.set(el.dataset.id, el.classList.contains('user') ? (el.textContent ?? '') : '');
+      }
+    };
+    t.scrollTop = 0;
+    await settle();
+    for (;;) {
+      take();
+      if (t.scrollTop + t.clientHeight >= t.scrollHeight - 2) break;
+      t.scrollTop += Math.max(100, t.clientHeight - 40);
+      await settle();
+    }
+    t.scrollTop = t.scrollHeight;
+    await settle();
+    take();
+    return { count: rows.size, users: [...rows.values()].filter((text) => text !== '') };
+  });
+}
+
+/** Resolves once the end of message `i` is drawn: its answer and, as the last row, its usage line. */
+async function endDrawn(chat: FrameLocator, i: number, timeoutMs: number): Promise<void> {
+  await chat.locator('#transcript').evaluate(
+    (t: Win, args: { mark: string; timeoutMs: number }) =>
+      new Promise<void>((resolve, reject) => {
+        const w = globalThis as Win;
+        const limit = Date.now() + args.timeoutMs;
+        const check = () => {
+          const rows = t.querySelectorAll(':scope > .page > .entry');
+          const last = rows[rows.length - 1];
+          const answered = Array.from(rows).slice(-12).some((el: Win) => el.classList.contains('assistant') && (el.textContent ?? '').includes(args.mark));
+          if (last?.classList.contains('usage') && answered) resolve();
+          else if (Date.now() > limit) reject(new Error(`the end of the chat (${args.mark}) was not drawn in time`));
+          else w.requestAnimationFrame(check);
+        };
+        check();
+      }),
+    { mark: `END-${i}-END`, timeoutMs },
+  );
 }
 
 export async function run(): Promise<void> {
@@ -236,23 +298,32 @@ export async function run(): Promise<void> {
         if (i % 25 === 0) console.log(`  … ${i} messages (${((Date.now() - started) / 1000).toFixed(0)} s)`);
         continue;
       }
-      await chat.locator('.entry.usage').nth(i - 1).waitFor({ state: 'attached', timeout: UI_TIMEOUT });
+      await endDrawn(chat, i, UI_TIMEOUT);
       const stats1 = await settledStats(chat, page);
       const files1 = chatFiles(wb.server.dirs.userData);
       const keys = await keystrokes(chat, page);
       const domNodes = await chat.locator('body').evaluate((b: { getElementsByTagName(t: string): { length: number } }) => b.getElementsByTagName('*').length);
-      const rows = await rowCount(chat);
-      if (i === total) await screenshot(page, 'chat-bench-long-dark');
+      if (i === total) {
+        await screenshot(page, 'chat-bench-long-dark');
+        // The middle of the long chat, drawn again after it was far.
+        await chat.locator('#transcript').evaluate(async (t: Win) => {
+          t.scrollTop = t.scrollHeight / 2;
+          for (let n = 0; n < 10; n++) await new Promise<void>((resolve) => (globalThis as Win).requestAnimationFrame(() => resolve()));
+        });
+        await screenshot(page, 'chat-bench-middle-dark');
+      }
+      // Not timed: every row, drawn again page by page as the view goes through them.
+      const rows = (await allRows(chat)).count;
       const reloadStart = Date.now();
       await page.reload();
       await waitForWorkbench(page);
       await command('Claude Memory: Open Chat');
       const viewStart = Date.now();
       chat = webviewFrame(page);
-      await chat.locator('.entry.usage').nth(i - 1).waitFor({ state: 'attached', timeout: 60_000 });
+      await endDrawn(chat, i, 60_000);
       const reloadMs = Date.now() - reloadStart;
       const viewMs = Date.now() - viewStart;
-      const rowsBack = await rowCount(chat);
+      const rowsBack = (await allRows(chat)).count;
       if (i === total) await screenshot(page, 'chat-bench-reloaded-dark');
       // The median of the last (up to) five answers: one answer is one noisy sample.
       const lag = median(lags.slice(Math.max(1, i - 4), i + 1).filter((n) => n !== undefined));
@@ -273,7 +344,7 @@ export async function run(): Promise<void> {
       results.push(mark);
       console.log(`  ${i} messages: lag ${lag.toFixed(0)} ms (last answers: ${lags.slice(Math.max(1, i - 4), i + 1).map((n) => n.toFixed(0)).join(', ')}), keys ${mark.keyMedianMs.toFixed(1)}/${mark.keyP95Ms.toFixed(1)} ms, ${mark.domNodes} nodes, ${rows} rows, reload ${reloadMs} ms (chat view ${viewMs} ms) → ${rowsBack} rows`);
     }
-    const users = await chat.locator('#transcript > .page > .entry.user').allTextContents();
+    const { users } = await allRows(chat);
     for (let i = 1; i <= total; i++) if (users.filter((t) => t.includes(`Step ${i}:`)).length !== 1) refused++;
     const notices = await page.locator('.notifications-toasts .notification-list-item-message').allTextContents();
     refused += notices.filter((n) => /still answering|not sent/i.test(n)).length;

@@ -5,9 +5,10 @@
  * extension cannot send back: the draft, the expanded cards and the scroll position.
  *
  * Cost stays flat with the length of the chat: streamed text is drawn once per frame and only
- * its last block re-rendered; the scroll and the layout it forces happen once per frame; answers
- * off screen are drawn when they come near it (render.ts drawLazily) and rows off screen skip
- * layout and paint (content-visibility in chat.css).
+ * its last block re-rendered; the scroll and the layout it forces happen once per frame; the list
+ * is virtualised by pages (pages.ts): a page far out of view gives up its rows' DOM and is drawn
+ * again from `entries` when it comes near, and pages off screen skip layout and paint
+ * (content-visibility in chat.css).
  */
 import {
   MAX_CARD_OUTPUT_CHARS,
@@ -26,8 +27,10 @@ import {
   type StarterAction,
 } from '../../src/features/chat/shared/protocol';
 import { element, icon } from './dom';
-import { actionButton, drawLazily, outputView, renderEntry, setOutputText, updateAssistant, type EntryCallbacks } from './render';
-import { vscodeApi, type SavedState } from './vscodeApi';
+import { formatUsageLine } from './format';
+import { PagedList } from './pages';
+import { actionButton, outputView, renderEntry, setOutputText, updateAssistant, type EntryCallbacks } from './render';
+import { vscodeApi, type SavedState, type ScrollAnchor } from './vscodeApi';
 
 const vscode = vscodeApi();
 
@@ -68,8 +71,8 @@ const dirty = new Set<string>();
 /** Tool cards whose output grew since the last frame. */
 const dirtyOutputs = new Set<string>();
 let frameRequested = false;
-/** The scroll position to go back to once the snapshot is drawn (from the saved state). */
-let restoreScroll: { top: number; follow: boolean } | undefined;
+/** Where to go back to once the snapshot is drawn (from the saved state): the row at the top of the view. */
+let restoreScroll: { anchor?: ScrollAnchor; follow: boolean } | undefined;
 /** Whether the view follows the conversation; false once the reader scrolls up, until they come back. */
 let follow = true;
 /** "Open Chat" asked for the input's focus; honoured again when the webview itself gets focus. */
@@ -106,50 +109,85 @@ function byId(id: string): HTMLElement {
 // ---- drawing -------------------------------------------------------------------------------
 
 /**
- * Rows live in pages of ROWS_PER_PAGE, and a page off screen is skipped by the browser as one
- * (content-visibility on the page, chat.css). What the browser checks every frame follows the
- * number of pages, not of rows: with it on each row, a keystroke in the composer cost 1.5-1.8×
- * more at 500-1,300 rows than at 13; with pages it costs the same (bench/chat). Screen readers
- * and find-in-page still reach every row (content-visibility: auto keeps them).
+ * The list of rows, virtualised by pages (pages.ts): rows far out of view leave the DOM and are
+ * drawn again from `entries` when they come near. A row stays drawn while it waits for the user
+ * (a card's question), streams, or runs.
  */
-const ROWS_PER_PAGE = 16;
+const list = new PagedList(
+  transcriptEl,
+  keyPromptEl,
+  {
+    draw: (id) => elementOf(byEntryId.get(id) as ChatEntry),
+    forget: (id) => elements.delete(id),
+    text: (id) => rowText(byEntryId.get(id)),
+    estimate: (id) => rowEstimate(byEntryId.get(id)),
+    pinned: (id) => {
+      const entry = byEntryId.get(id);
+      if (entry?.kind === 'assistant') return entry.streaming;
+      if (entry?.kind === 'tool') return entry.status === 'running' || entry.approval?.state === 'pending';
+      return false;
+    },
+  },
+  // Pages drawn as they come near change the heights under a reader who follows the end.
+  () => requestFrame(),
+);
+(window as unknown as { chatListStats: typeof list.stats }).chatListStats = list.stats;
 
-function newPage(): HTMLElement {
-  return element('div', 'page');
+/** What a row says, in the plain text a far page keeps (find in page, screen readers). */
+function rowText(entry: ChatEntry | undefined): string {
+  switch (entry?.kind) {
+    case undefined:
+      return '';
+    case 'user':
+      return `You: ${entry.label ? `${entry.label}\n` : ''}${entry.text}`;
+    case 'assistant':
+      return entry.continued ? entry.markdown : `Claude: ${entry.markdown}`;
+    case 'tool':
+      return [`${entry.command} ${entry.path ?? ''}`.trim(), entry.summary, entry.output].filter((part) => part).join('\n');
+    case 'usage':
+      return formatUsageLine(entry.usage, entry.costUsd);
+    case 'notice':
+    case 'reads':
+      return entry.text;
+    case 'error':
+      return entry.message;
+  }
 }
 
-/** Appends a row at the end of the conversation: in the last page, or a new one when it is full. */
-function appendRow(el: HTMLElement): void {
-  const last = keyPromptEl.previousElementSibling;
-  let page = last instanceof HTMLElement && last.classList.contains('page') && last.childElementCount < ROWS_PER_PAGE ? last : undefined;
-  if (!page) {
-    page = newPage();
-    transcriptEl.insertBefore(page, keyPromptEl);
+/** A row's height before it was ever drawn: roughly a line of 18 px per 60 characters. */
+function rowEstimate(entry: ChatEntry | undefined): number {
+  const lines = (text: string) => text.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 60)), 0);
+  switch (entry?.kind) {
+    case undefined:
+      return 0;
+    case 'user':
+      return entry.label ? 34 : 34 + lines(entry.text) * 18;
+    case 'assistant':
+      return (entry.continued ? 0 : 20) + Math.min(4000, lines(entry.markdown) * 18);
+    case 'tool':
+      // The header, the output box (at most 14 lines high), the bars under it.
+      return 28 + (entry.output ? Math.min(14, lines(entry.output)) * 18 + 30 : 0) + (entry.edit || entry.version !== undefined ? 22 : 0) + (entry.foldedOutput !== undefined ? 22 : 0);
+    case 'error':
+      return 60;
+    default:
+      return 22;
   }
-  page.append(el);
 }
 
 function drawSnapshot(snapshot: ChatSnapshot): void {
   entries = snapshot.entries.map((e) => ({ ...e }));
   byEntryId.clear();
   for (const entry of entries) byEntryId.set(entry.id, entry);
-  for (const page of Array.from(transcriptEl.querySelectorAll(':scope > .page'))) page.remove();
   elements.clear();
   dirty.clear();
   dirtyOutputs.clear();
   // A card's own keys ("e12", "e12/output") go with it.
   for (const id of [...expanded]) if (!byEntryId.has(id.split('/')[0])) expanded.delete(id);
-  // One insertion for the whole conversation: one style and layout pass, not one per row.
-  const fragment = document.createDocumentFragment();
-  for (let i = 0; i < entries.length; i += ROWS_PER_PAGE) {
-    const page = newPage();
-    for (const entry of entries.slice(i, i + ROWS_PER_PAGE)) page.append(elementOf(entry));
-    fragment.append(page);
-  }
-  transcriptEl.insertBefore(fragment, keyPromptEl);
+  follow = restoreScroll?.follow ?? true;
+  // Only what fills the view is drawn: where the reader was, else the end.
+  list.reset(entries.map((e) => e.id), follow ? undefined : restoreScroll?.anchor?.id);
   updateEmpty();
   drawStatus(snapshot.status);
-  follow = restoreScroll?.follow ?? true;
   if (entries.length === 0) restoreScroll = undefined;
 }
 
@@ -158,12 +196,6 @@ function elementOf(entry: ChatEntry): HTMLElement {
   el.dataset.id = entry.id;
   elements.set(entry.id, el);
   return el;
-}
-
-function appendElement(entry: ChatEntry): void {
-  // Entries go before the key prompt and the working line, which stay at the end.
-  appendRow(elementOf(entry));
-  updateEmpty();
 }
 
 // "Ask Claude something" only on an empty, usable chat; while it is off the banner says why.
@@ -175,9 +207,17 @@ function updateEmpty(): void {
 function upsert(entry: ChatEntry): void {
   const known = byEntryId.get(entry.id);
   const old = elements.get(entry.id);
-  if (known && old) {
+  if (known) {
     entries[entries.lastIndexOf(known)] = entry;
     byEntryId.set(entry.id, entry);
+    // A card answered, an answer over: its page may be given up now if it is far.
+    list.reconcileSoon();
+    if (!old) {
+      // Its page is far: the model changes, the page is drawn from it when it comes near.
+      dirty.delete(entry.id);
+      list.changed(entry.id);
+      return;
+    }
     // An answer that stops streaming keeps its drawn blocks: only its last one is drawn again.
     if (known.kind === 'assistant' && entry.kind === 'assistant' && old.querySelector('.markdown')?.hasChildNodes()) {
       dirty.delete(entry.id);
@@ -194,7 +234,9 @@ function upsert(entry: ChatEntry): void {
   } else {
     entries.push(entry);
     byEntryId.set(entry.id, entry);
-    appendElement(entry);
+    // At the end, before the key prompt and the working line.
+    list.append(entry.id);
+    updateEmpty();
     // A new message of the user's (typed, Resume, Ask from the palette): show it and what follows.
     if (entry.kind === 'user') follow = true;
   }
@@ -252,11 +294,7 @@ function flush(): void {
 function remove(id: string): void {
   byEntryId.delete(id);
   entries = entries.filter((e) => e.id !== id);
-  const el = elements.get(id);
-  const page = el?.parentElement;
-  el?.remove();
-  if (page?.classList.contains('page') && page.childElementCount === 0) page.remove();
-  elements.delete(id);
+  list.remove(id);
   dirty.delete(id);
   updateEmpty();
 }
@@ -281,6 +319,7 @@ function drawStatus(next: ChatStatus): void {
   drawKey(next.key, next.pendingKey === true, disabled, next.keyRejected === true);
   drawAttachments(next.attachments ?? []);
   drawStarter(next.starter);
+  list.reconcileSoon();
 }
 
 const STARTER_ACTIONS: Record<StarterAction, { icon: string; text: string; title: string }> = {
@@ -411,14 +450,40 @@ function nearEnd(): boolean {
 /** After every change: follow the answer when following, else offer the way back. */
 function afterChange(): void {
   if (restoreScroll && entries.length > 0) {
-    // Back where the reader was when the view was hidden (unless they were following the end).
-    if (!restoreScroll.follow) transcriptEl.scrollTop = restoreScroll.top;
+    // Back where the reader was when the view was hidden (unless they were following the end):
+    // the same row at the same place at the top of the view.
+    if (restoreScroll.anchor && !restoreScroll.follow) holdAnchor(restoreScroll.anchor);
     restoreScroll = undefined;
   }
   if (follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
   jumpButton.hidden = follow || nearEnd();
   focusWaitingCard();
 }
+
+/**
+ * Keeps row `anchor` where it was at the top of the view while the pages around it are drawn and
+ * laid out (the pages above were only estimated): for a few frames, or until the reader scrolls.
+ */
+let held: { anchor: ScrollAnchor; frames: number } | undefined;
+function holdAnchor(anchor: ScrollAnchor): void {
+  const wasHeld = held !== undefined;
+  held = { anchor, frames: 60 };
+  if (wasHeld) return;
+  const step = (): void => {
+    if (!held) return;
+    const row = elements.get(held.anchor.id);
+    if (row) {
+      const delta = row.getBoundingClientRect().top - transcriptEl.getBoundingClientRect().top - held.anchor.offset;
+      if (Math.abs(delta) >= 1) transcriptEl.scrollTop += delta;
+    }
+    held.frames -= 1;
+    if (held.frames > 0) requestAnimationFrame(step);
+    else held = undefined;
+  };
+  step();
+}
+// The reader's own scrolling ends the hold.
+for (const type of ['wheel', 'pointerdown', 'keydown', 'touchstart']) transcriptEl.addEventListener(type, () => (held = undefined), { passive: true });
 
 // ---- approval cards: focus, keyboard, typing hint ------------------------------------------
 
@@ -485,7 +550,7 @@ transcriptEl.addEventListener('scroll', () => {
 });
 
 // Rows change height after they are placed: content-visibility lays a page of rows out for real
-// only when it comes near the viewport, and answers are drawn lazily. While following, the end stays
+// only when it comes near the viewport, and far pages are drawn again. While following, the end stays
 // in view through those changes too (a jump to the end would otherwise land short of it).
 const rowHeights = new ResizeObserver(() => {
   if (follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
@@ -624,7 +689,7 @@ function saveSoon(): void {
 function saveNow(): void {
   if (saveTimer !== undefined) clearTimeout(saveTimer);
   saveTimer = undefined;
-  const state: SavedState = { draft: input.value, expanded: [...expanded], scrollTop: Math.round(transcriptEl.scrollTop), follow };
+  const state: SavedState = { draft: input.value, expanded: [...expanded], anchor: topRow(), follow };
   const text = JSON.stringify(state);
   if (text === lastSaved) return;
   lastSaved = text;
@@ -638,13 +703,32 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'hidden') saveNow();
 });
 
+/** The row at the top of the view and how far its top is from the view's (what a re-show goes back to). */
+let lastAnchor: ScrollAnchor | undefined;
+function topRow(): ScrollAnchor | undefined {
+  // A hidden view has no layout to read: what was at the top when it was last seen stays.
+  if (transcriptEl.clientHeight === 0) return lastAnchor;
+  lastAnchor = firstVisibleRow();
+  return lastAnchor;
+}
+
+function firstVisibleRow(): ScrollAnchor | undefined {
+  const top = transcriptEl.getBoundingClientRect().top;
+  for (const row of Array.from(transcriptEl.querySelectorAll<HTMLElement>(':scope > .page:not(.far) > .entry'))) {
+    const box = row.getBoundingClientRect();
+    if (box.bottom > top && row.dataset.id) return { id: row.dataset.id, offset: Math.round(box.top - top) };
+  }
+  return undefined;
+}
+
 const saved = vscode.getState();
 // Expanded cards stay expanded when the view is shown again (the webview is rebuilt then).
 if (Array.isArray(saved?.expanded)) for (const id of saved.expanded) if (typeof id === 'string') expanded.add(id);
 if (typeof saved?.draft === 'string') input.value = saved.draft;
-if (typeof saved?.scrollTop === 'number') restoreScroll = { top: saved.scrollTop, follow: saved.follow !== false };
-lastSaved = JSON.stringify({ draft: input.value, expanded: [...expanded], scrollTop: saved?.scrollTop, follow: saved?.follow });
-// Answers drawn as they come into view may push the end down: keep following it.
-drawLazily(transcriptEl, () => requestFrame());
+if (saved?.follow !== undefined) {
+  const anchor = saved.anchor;
+  restoreScroll = { follow: saved.follow !== false, ...(typeof anchor?.id === 'string' && typeof anchor.offset === 'number' ? { anchor } : {}) };
+}
+lastSaved = JSON.stringify({ draft: input.value, expanded: [...expanded], anchor: saved?.anchor, follow: saved?.follow });
 // The conversation comes from the extension only: it answers `ready` with one snapshot.
 vscode.postMessage({ type: 'ready' });

@@ -109,41 +109,10 @@ function readsNote(entry: Extract<ChatEntry, { kind: 'reads' }>, callbacks: Entr
 
 const renderers = new WeakMap<HTMLElement, IncrementalMarkdown>();
 
-/**
- * Answers off screen are drawn when they come near it: until then their body is empty, sized
- * from the length of their text (content-visibility keeps the real size once it was drawn).
- */
-let lazy: { observer: IntersectionObserver; pending: WeakMap<Element, () => void> } | undefined;
-
-/** Makes answers that are not streaming draw lazily, when they come within reach of `root`'s viewport. */
-export function drawLazily(root: HTMLElement, drawn: () => void): void {
-  const pending = new WeakMap<Element, () => void>();
-  const observer = new IntersectionObserver(
-    (changes) => {
-      let any = false;
-      for (const change of changes) {
-        if (!change.isIntersecting) continue;
-        const draw = pending.get(change.target);
-        observer.unobserve(change.target);
-        pending.delete(change.target);
-        if (draw) {
-          draw();
-          any = true;
-        }
-      }
-      if (any) drawn();
-    },
-    { root, rootMargin: '800px 0px' },
-  );
-  lazy = { observer, pending };
-}
-
 /** Draws (or redraws) an assistant entry; while it streams only the block being written changes. */
 export function updateAssistant(el: HTMLElement, markdown: string, streaming: boolean, callbacks: EntryCallbacks): void {
   const body = el.querySelector<HTMLElement>('.markdown');
   if (body) {
-    if (lazy) lazy.pending.delete(el);
-    body.style.minHeight = '';
     let renderer = renderers.get(body);
     if (!renderer) {
       renderer = new IncrementalMarkdown(body, (block, closed) => decorateCodeBlocks(block, (action, code, language) => callbacks.code(action, code, language), closed));
@@ -207,16 +176,8 @@ function assistantEntry(markdown: string, streaming: boolean, callbacks: EntryCa
   // One "Claude" header per answer; its later texts (between cards) go on without one.
   if (!continued) el.append(element('div', 'who', 'Claude'));
   el.append(body);
-  if (streaming || !lazy) {
-    updateAssistant(el, markdown, streaming, callbacks);
-    return el;
-  }
-  // Roughly its height until it is drawn: a line per 60 characters or per source line.
-  const lines = markdown.split('\n').reduce((n, line) => n + Math.max(1, Math.ceil(line.length / 60)), 0);
-  body.style.minHeight = `${Math.min(4000, lines * 18)}px`;
-  el.setAttribute('aria-busy', 'false');
-  lazy.pending.set(el, () => updateAssistant(el, markdown, false, callbacks));
-  lazy.observer.observe(el);
+  // Drawn whole: a row is drawn only when its page comes near the view (pages.ts).
+  updateAssistant(el, markdown, streaming, callbacks);
   return el;
 }
 

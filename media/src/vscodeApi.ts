@@ -9,9 +9,15 @@ export interface SavedState {
   draft?: string;
   /** Ids of expanded cards and prompt chips. */
   expanded?: string[];
-  /** Where the transcript was scrolled, and whether it followed the end. */
-  scrollTop?: number;
+  /** The row at the top of the transcript (rows far from it are not drawn: a pixel offset alone would not do), and whether it followed the end. */
+  anchor?: ScrollAnchor;
   follow?: boolean;
+}
+
+/** A row and the distance of its top from the top of the view, in px. */
+export interface ScrollAnchor {
+  id: string;
+  offset: number;
 }
 
 export interface ChatVsCodeApi {
