@@ -184,7 +184,11 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
     this.loaded.dispose();
   }
 
+  /** When the rows were last read (the age refresh goes by it). */
+  loadedAt = Date.now();
+
   private async load(): Promise<void> {
+    this.loadedAt = Date.now();
     const review = this.review.current;
     const stores: StoreRows[] = [];
     for (const store of this.memoryStores.all()) {

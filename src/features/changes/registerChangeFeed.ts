@@ -35,7 +35,7 @@ export function registerChangeFeed(context: vscode.ExtensionContext, services: E
     view,
     provider.onDidLoad(() => (view.badge = provider.badge)),
     services.storeChanges.onDidChange(refresh),
-    refreshAgesWhileVisible(view, refresh),
+    refreshAgesWhileVisible(view, refresh, () => provider.loadedAt),
   );
   refresh();
   return { provider, view, review, log, openDiff: (folder, entry) => openChangeDiff(services.stores, folder, entry) };

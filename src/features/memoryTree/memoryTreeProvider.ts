@@ -41,6 +41,10 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   private readonly annotators: TreeItemAnnotator[] = [];
   /** How many store-change updates of the annotators are running. */
   private updating = 0;
+  /** The store-change updates under way (whenIdle waits for them). */
+  private readonly pendingUpdates = new Set<Promise<void>>();
+  /** When the tree was last redrawn whole (the age refresh goes by it). */
+  drawnAt = Date.now();
 
   constructor(
     private readonly stores: MemoryStores,
@@ -79,17 +83,27 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   }
 
   /** A store changed: the annotators update first, then the tree redraws once. */
-  async storeChanged(): Promise<void> {
-    this.updating++;
-    try {
-      await Promise.all(this.annotators.map((a) => a.update?.().catch(() => undefined)));
-    } finally {
-      this.updating--;
-    }
-    this.refresh();
+  storeChanged(): Promise<void> {
+    const update = (async () => {
+      this.updating++;
+      try {
+        await Promise.all(this.annotators.map((a) => a.update?.().catch(() => undefined)));
+      } finally {
+        this.updating--;
+      }
+      this.refresh();
+    })();
+    this.pendingUpdates.add(update);
+    return update.finally(() => this.pendingUpdates.delete(update));
+  }
+
+  /** Resolves once every store change heard so far has been redrawn. */
+  async whenIdle(): Promise<void> {
+    while (this.pendingUpdates.size > 0) await Promise.all(this.pendingUpdates);
   }
 
   refresh(): void {
+    this.drawnAt = Date.now();
     this.listings = new Map();
     this.roots = new Map();
     this.histories = new Map();

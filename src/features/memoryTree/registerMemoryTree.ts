@@ -30,7 +30,7 @@ export function registerMemoryTree(context: vscode.ExtensionContext, services: E
     services.storeChanges.onDidChange(() => void provider.storeChanged()),
     revealer,
     services.memoryActivity.onDidTouch((touch) => revealer.onTouch(touch)),
-    refreshAgesWhileVisible(view, () => provider.refresh()),
+    refreshAgesWhileVisible(view, () => provider.refresh(), () => provider.drawnAt),
   );
   return { provider, view, revealer, versionDiffs };
 }
