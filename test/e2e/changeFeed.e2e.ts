@@ -5,10 +5,11 @@
 // holds byte for byte what it held before the chat; Mark All Reviewed clears the badge.
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, focusView, launchWorkbench, runCommand, screenshot, sendFromComposer, until, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, focusView, launchWorkbench, runCommand, sampleWorkspace, screenshot, sendFromComposer, until, webviewFrame } from './support';
 
 const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const PROJECT = '# Project\n\nLogin uses OAuth; tokens live in the keychain.\n';
@@ -64,6 +65,7 @@ suite('Memory Changes feed (e2e)', function () {
   let mock: MockMessagesApi;
   let chat: FrameLocator;
   let memory: string;
+  let seeded: string | undefined;
 
   suiteSetup(async function () {
     const memoryCall = (input: object) => ({ content: [{ type: 'tool_use' as const, name: 'memory', input }] });
@@ -75,17 +77,24 @@ suite('Memory Changes feed (e2e)', function () {
       memoryCall({ command: 'delete', path: '/memories/project.md' }),
       { content: [{ type: 'text', text: 'Notes on login are in login.md now.' }] },
     ]);
-    wb = await launchWorkbench({ kind: 'changefeed', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
+    // The memory the user had before the chat is in the workspace when the window opens. (History
+    // takes it down as the user's first versions when a checkpoint notices it; the feed does not
+    // list those baselines.)
+    seeded = fs.mkdtempSync(path.join(os.tmpdir(), 'cwm-feed-'));
+    const workspace = path.join(seeded, path.basename(sampleWorkspace));
+    fs.cpSync(sampleWorkspace, workspace, { recursive: true });
+    fs.mkdirSync(path.join(workspace, '.claude-memories'), { recursive: true });
+    fs.writeFileSync(path.join(workspace, '.claude-memories', 'project.md'), PROJECT);
+    fs.writeFileSync(path.join(workspace, '.claude-memories', 'conventions.md'), CONVENTIONS);
+    wb = await launchWorkbench({ kind: 'changefeed', theme: 'light', workspace, settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
     memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
-    fs.mkdirSync(memory, { recursive: true });
-    fs.writeFileSync(path.join(memory, 'project.md'), PROJECT);
-    fs.writeFileSync(path.join(memory, 'conventions.md'), CONVENTIONS);
     chat = webviewFrame(wb.page);
   });
 
   suiteTeardown(async function () {
     await wb?.dispose(this);
     await mock?.close();
+    if (seeded) fs.rmSync(seeded, { recursive: true, force: true });
   });
 
   test('five chat writes show as five rows and a badge of 5; each is undone from its row until the store is as before; Mark All Reviewed clears the badge', async function () {

@@ -39,7 +39,8 @@ export function isUnseen(review: ReviewState, key: string, entry: HistoryEntry):
 /** The store's newest versions (oldest-first `history` in), newest first, as rows. */
 export function feedRows(key: string, history: readonly HistoryEntry[], review: ReviewState, limit = FEED_LIMIT): FeedRow[] {
   const rows: FeedRow[] = [];
-  const recent = history.slice(-limit).reverse();
+  const baselines = baselineVersions(history);
+  const recent = history.filter((e) => !baselines.has(e.version)).slice(-limit).reverse();
   for (const entry of recent) {
     const unseen = isUnseen(review, key, entry);
     const previous = rows.at(-1);
@@ -57,6 +58,23 @@ export function feedRows(key: string, history: readonly HistoryEntry[], review: 
     }
   }
   return rows;
+}
+
+/**
+ * The versions that only take down a file as it already was: the first version history has of a
+ * path, recorded as the user's `edit` when history first looked at it (a file made by hand, or one
+ * that was there before history: a checkpoint notices every memory file). Nobody changed anything
+ * there, so the feed does not list them; the file's next change is listed against them.
+ */
+function baselineVersions(history: readonly HistoryEntry[]): Set<number> {
+  const seen = new Set<string>();
+  const baselines = new Set<number>();
+  for (const e of history) {
+    if (!seen.has(e.path) && e.op === 'edit' && e.author.name === 'user') baselines.add(e.version);
+    seen.add(e.path);
+    if (e.oldPath !== undefined) seen.add(e.oldPath);
+  }
+  return baselines;
 }
 
 function isExpiry(entry: HistoryEntry): boolean {

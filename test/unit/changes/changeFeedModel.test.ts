@@ -88,6 +88,20 @@ describe('Memory Changes feed', () => {
     assert.deepEqual(shape(feedRows(KEY, history, NO_REVIEW, 2)), ['expiry [6 f6.md *, 5 f5.md *] *']);
   });
 
+  it('does not list the first version history takes of a file that was already there (a baseline), but lists every change after it', () => {
+    const entry = (version: number, path: string, name: string, op: HistoryEntry['op']): HistoryEntry => ({
+      version, time: version * 1000, op, path, author: { name }, sha256: String(version).padStart(64, '0'), size: 1, blob: '0'.repeat(64),
+    });
+    const history = [
+      entry(1, 'project.md', 'user', 'edit'), // there before history: a checkpoint noticed it
+      entry(2, 'notes.md', 'chat', 'create'),
+      entry(3, 'project.md', 'chat', 'delete'),
+      entry(4, 'project.md', 'user', 'edit'), // written again by hand after a delete: a change
+      entry(5, 'notes.md', 'user', 'edit'), // a hand edit of a file history has: a change
+    ];
+    assert.deepEqual(shape(feedRows(KEY, history, NO_REVIEW)), ['5 edit notes.md', '4 edit project.md', '3 delete project.md *', '2 create notes.md *']);
+  });
+
   it('Mark All Reviewed clears the count; a later change counts again; opening one marks only it', async () => {
     const { engine, history } = await storeWithSweep();
     let review = markAllReviewed(NO_REVIEW, { [KEY]: history.at(-1)!.version });
