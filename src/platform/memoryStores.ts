@@ -107,8 +107,12 @@ export class MemoryStores implements vscode.Disposable {
   }
 
   forFolder(folder: vscode.WorkspaceFolder | vscode.Uri): MemoryStore | undefined {
-    const uri = folder instanceof vscode.Uri ? folder : folder.uri;
-    return this.stores.find((s) => s.key === uri.toString());
+    return this.forKey((folder instanceof vscode.Uri ? folder : folder.uri).toString());
+  }
+
+  /** The store whose `key` this is (as saved in review marks, tree ids and chat files). */
+  forKey(key: string): MemoryStore | undefined {
+    return this.stores.find((s) => s.key === key);
   }
 
   /** Whether `store`'s engine wrote and the onDidWrite of that burst is still to come. */

@@ -39,11 +39,6 @@ export class OwnWrites {
     for (const entry of this.entries.values()) entry.signalled = true;
   }
 
-  /** Whether a watcher report about `uri` is the echo of an announced change of ours. */
-  isEcho(uri: vscode.Uri | string): boolean {
-    return this.whose(uri) === 'announced';
-  }
-
   /**
    * Whose change a watcher report is about: one of ours already announced by the write signal,
    * one of ours whose signal is still to come (the watcher can be quicker than the signal), or

@@ -65,6 +65,8 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
   private again = false;
   /** What the rows showed at the last redraw. */
   private shown = '';
+  /** When the rows were last read (the age refresh goes by it). */
+  loadedAt = Date.now();
 
   constructor(
     private readonly memoryStores: MemoryStores,
@@ -119,7 +121,7 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
   }
 
   storeOf(key: string): MemoryStore | undefined {
-    return this.memoryStores.all().find((s) => s.key === key);
+    return this.memoryStores.forKey(key);
   }
 
   getChildren(node?: FeedNode): FeedNode[] {
@@ -183,9 +185,6 @@ export class ChangeFeedProvider implements vscode.TreeDataProvider<FeedNode>, vs
     this.changed.dispose();
     this.loaded.dispose();
   }
-
-  /** When the rows were last read (the age refresh goes by it). */
-  loadedAt = Date.now();
 
   private async load(): Promise<void> {
     this.loadedAt = Date.now();

@@ -39,9 +39,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
   /** The entry the agent touched last, shown with a mark. */
   private marked: MemoryTouch | undefined;
   private readonly annotators: TreeItemAnnotator[] = [];
-  /** How many store-change updates of the annotators are running. */
-  private updating = 0;
-  /** The store-change updates under way (whenIdle waits for them). */
+  /** The annotators' updates for store changes under way (their own change events are part of them; whenIdle waits for them). */
   private readonly pendingUpdates = new Set<Promise<void>>();
   /** When the tree was last redrawn whole (the age refresh goes by it). */
   drawnAt = Date.now();
@@ -78,23 +76,18 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     this.annotators.push(annotator);
     // While the annotators update for a store change, their own change events are part of it.
     return annotator.onDidChange(() => {
-      if (this.updating === 0) this.refresh();
+      if (this.pendingUpdates.size === 0) this.refresh();
     });
   }
 
   /** A store changed: the annotators update first, then the tree redraws once. */
   storeChanged(): Promise<void> {
-    const update = (async () => {
-      this.updating++;
-      try {
-        await Promise.all(this.annotators.map((a) => a.update?.().catch(() => undefined)));
-      } finally {
-        this.updating--;
-      }
-      this.refresh();
-    })();
+    const update = Promise.all(this.annotators.map((a) => a.update?.().catch(() => undefined))).then(() => undefined);
     this.pendingUpdates.add(update);
-    return update.finally(() => this.pendingUpdates.delete(update));
+    return update.then(() => {
+      this.pendingUpdates.delete(update);
+      this.refresh();
+    });
   }
 
   /** Resolves once every store change heard so far has been redrawn. */

@@ -11,12 +11,11 @@ describe('OwnWrites (the echo of this window\'s writes)', () => {
   it('a noted write is an echo only after the write signal fired', () => {
     const own = new OwnWrites(clock);
     own.note(`${STORE}/notes.md`);
-    assert.equal(own.isEcho(`${STORE}/notes.md`), false, 'before the signal the watcher event still counts');
-    assert.equal(own.whose(`${STORE}/notes.md`), 'unannounced');
+    assert.equal(own.whose(`${STORE}/notes.md`), 'unannounced', 'before the signal the watcher event still counts');
     own.signalled();
-    assert.equal(own.isEcho(`${STORE}/notes.md`), true);
-    assert.equal(own.isEcho(`${STORE}/other.md`), false, 'another file is news');
-    assert.equal(own.isEcho(`${STORE}/notes.md.bak`), false, 'a name that merely starts the same is news');
+    assert.equal(own.whose(`${STORE}/notes.md`), 'announced');
+    assert.equal(own.whose(`${STORE}/other.md`), undefined, 'another file is news');
+    assert.equal(own.whose(`${STORE}/notes.md.bak`), undefined, 'a name that merely starts the same is news');
   });
 
   it('a change noted after the signal waits for the next one', () => {
@@ -24,8 +23,8 @@ describe('OwnWrites (the echo of this window\'s writes)', () => {
     own.note(`${STORE}/a.md`);
     own.signalled();
     own.note(`${STORE}/b.md`);
-    assert.equal(own.isEcho(`${STORE}/a.md`), true);
-    assert.equal(own.isEcho(`${STORE}/b.md`), false);
+    assert.equal(own.whose(`${STORE}/a.md`), 'announced');
+    assert.equal(own.whose(`${STORE}/b.md`), 'unannounced');
   });
 
   it('a deleted or renamed folder covers what was below it', () => {
@@ -44,6 +43,6 @@ describe('OwnWrites (the echo of this window\'s writes)', () => {
     own.note(`${STORE}/notes.md`);
     own.signalled();
     now += 2_500;
-    assert.equal(own.isEcho(`${STORE}/notes.md`), false);
+    assert.equal(own.whose(`${STORE}/notes.md`), undefined);
   });
 });
