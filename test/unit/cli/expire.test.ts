@@ -100,14 +100,13 @@ describe('claude-memory expire (process)', function () {
     assert.match(help.stdout, /progress\.md, features\.json, startup\.md and pinned files never expire/);
   });
 
-  it('keeps a file an agent read through exec view (the read is noted in .meta/usage.json)', async () => {
+  it('keeps a file an agent read through exec view (the read is noted in .meta/usage.log)', async () => {
     oldFile('read.md', 'still useful', 200);
     oldFile('unread.md', 'forgotten', 200);
     const r = await runCliProcess(HISTORY_CLI, ['exec'], ws, JSON.stringify({ command: 'view', path: '/memories/read.md' }) + '\n');
     assert.equal(r.code, 0, r.stderr);
-    const usage = JSON.parse(fs.readFileSync(path.join(store, '.meta', 'usage.json'), 'utf8')) as Record<string, number>;
-    assert.deepEqual(Object.keys(usage), ['read.md']);
-    assert.ok(Date.now() - usage['read.md'] < 60_000);
+    const uses = await createNodeMemoryEngine(store, { guards: false }).engine.fileUses();
+    assert.deepEqual(uses.filter((u) => Date.now() - u.lastUsed < 60_000).map((u) => u.rel), ['read.md']);
     assert.deepEqual((await expire()).map((e) => e.path), ['/memories/unread.md']);
     assert.ok(fs.existsSync(path.join(store, 'read.md')));
   });

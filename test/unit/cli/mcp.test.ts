@@ -193,10 +193,10 @@ describe('claude-memory mcp (MCP client over stdio)', function () {
     await call(server, { command: 'create', path: '/memories/a.md', file_text: 'x' });
     await call(server, { command: 'view', path: '/memories/a.md' });
     await createNodeMemoryEngine(store).engine.setPinned('a.md', true);
-    for (const rel of ['.meta/history/journal-000001', '.meta/usage.json', '.meta/pins.json']) assert.ok(fs.existsSync(path.join(store, rel)), rel);
+    for (const rel of ['.meta/history/journal-000001', '.meta/usage.log', '.meta/pins.json']) assert.ok(fs.existsSync(path.join(store, rel)), rel);
     const { resources } = await server.client.listResources();
     assert.deepEqual(resources.map((r) => r.uri), ['memory:///memories/a.md']);
-    for (const rel of ['.meta/history/journal-000001', '.meta/usage.json', '.meta/pins.json', '.META/pins.json', 'x/../.meta/pins.json']) {
+    for (const rel of ['.meta/history/journal-000001', '.meta/usage.log', '.meta/usage.json', '.meta/pins.json', '.META/pins.json', 'x/../.meta/pins.json']) {
       await assert.rejects(server.client.readResource({ uri: `memory:///memories/${rel}` }), McpError, rel);
       const viewed = await call(server, { command: 'view', path: `/memories/${rel}` });
       assert.equal(viewed.isError, true, rel);
