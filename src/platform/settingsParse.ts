@@ -1,280 +1,20 @@
 /**
- * The `claudeMemory.*` settings' shape, defaults and validation. No `vscode` import, so the rules
- * (which folder names and API URLs are acceptable) are unit-tested in plain Node.
+ * The `claudeMemory.*` settings' validation: raw values to a SettingsSnapshot, the engine
+ * settings of a snapshot, the expiry window in force. No `vscode` import, so the rules (which
+ * folder names and API URLs are acceptable) are unit-tested in plain Node. The shape and defaults
+ * are in settingsSnapshot.ts, who may set what in settingTrust.ts, the sandbox's in
+ * sandboxSettingsParse.ts; all are exported from here too.
  */
-import { AGENT_DEFAULTS } from '../core/agent/defaults';
-import { COMPACTION_TRIGGER_TOKENS, DEFAULT_SAVE_THRESHOLD, MIN_COMPACTION_TRIGGER_TOKENS } from '../core/agent/compaction';
-import { DEFAULT_HISTORY_RETENTION, type HistoryRetention } from '../core/memory/history/types';
-import { DEFAULT_EXPIRY_DAYS } from '../core/memory/history/expiry';
-import { DEFAULT_MEMORY_ENGINE_OPTIONS } from '../core/memory/options';
+import { MIN_COMPACTION_TRIGGER_TOKENS } from '../core/agent/compaction';
+import type { HistoryRetention } from '../core/memory/history/types';
 import type { StoreSettings } from '../core/memory/storeSettings';
-import { DEFAULT_STORE_FOLDER } from '../core/memory/types';
-import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
-import { DEFAULT_EDITOR_MAX_CHARACTERS } from '../core/workspace/editor';
 import { protectedReason } from '../core/workspace/protectedPaths';
+import { DEFAULT_SETTINGS, MAX_EXPIRY_DAYS, type Reader, type SettingKey, type SettingProblem, type SettingsSnapshot } from './settingsSnapshot';
 
-export type CreatePolicy = 'error' | 'overwrite';
+export * from './settingsSnapshot';
+export * from './settingTrust';
+export * from './sandboxSettingsParse';
 
-export interface SettingsSnapshot {
-  model: string;
-  maxTokens: number;
-  maxTurns: number;
-  /** A single safe folder name, already validated (invalid values fall back to the default). */
-  memoryFolder: string;
-  maxFileBytes: number;
-  quotaBytes: number;
-  redactSecrets: boolean;
-  createPolicy: CreatePolicy;
-  promptCaching: boolean;
-  contextEditing: boolean;
-  /** Undefined = the SDK default. Only ever taken from user/machine settings. */
-  apiBaseUrl: string | undefined;
-  checklistGuard: boolean;
-  /** Server-side compaction (compact_20260112) paired with memory. */
-  compaction: boolean;
-  /** Prompt size in tokens from which the API compacts. */
-  compactionTrigger: number;
-  /** Percent of the trigger past which Claude is asked to save its state to memory (0: never). */
-  compactionSavePercent: number;
-  /** Text-editor writes: applied at once, or asked for one by one. */
-  edits: EditMode;
-  editorMaxCharacters: number;
-  commandTimeoutSeconds: number;
-  /** Resume asks Claude to commit verified work when the folder is a git repository. */
-  gitCommit: boolean;
-  /** History (versions of every change) and its retention. User settings only (USER_ONLY_KEYS). */
-  historyEnabled: boolean;
-  historyMaxVersionsPerFile: number;
-  historyMaxDays: number;
-  historyMaxMegabytes: number;
-  /**
-   * `claudeMemory.expiry.days`: memory files unused this long are deleted (recorded, restorable);
-   * 0 = off. A workspace may only lengthen it or turn it off (see effectiveExpiryDays).
-   */
-  expiryDays: number;
-  /** Files above this many megabytes are left out of checkpoints (a rewind says so). User settings only. */
-  checkpointMaxFileMegabytes: number;
-}
-
-export type EditMode = 'apply' | 'ask';
-
-export type SettingKey = keyof SettingsSnapshot;
-
-export const SETTING_KEYS: readonly SettingKey[] = [
-  'model', 'maxTokens', 'maxTurns', 'memoryFolder', 'maxFileBytes', 'quotaBytes', 'redactSecrets',
-  'createPolicy', 'promptCaching', 'contextEditing', 'apiBaseUrl', 'checklistGuard', 'compaction', 'compactionTrigger', 'compactionSavePercent', 'edits',
-  'editorMaxCharacters', 'commandTimeoutSeconds', 'gitCommit',
-  'historyEnabled', 'historyMaxVersionsPerFile', 'historyMaxDays', 'historyMaxMegabytes', 'expiryDays', 'checkpointMaxFileMegabytes',
-];
-
-/**
- * Settings read from the user's (global) settings only, by their `claudeMemory.` names: a cloned
- * repository must not be able to switch history off or shrink it, which would make the agent's
- * writes unreviewable.
- */
-export const USER_ONLY_KEYS = {
-  historyEnabled: 'history.enabled',
-  historyMaxVersionsPerFile: 'history.maxVersionsPerFile',
-  historyMaxDays: 'history.maxDays',
-  historyMaxMegabytes: 'history.maxMegabytes',
-  checkpointMaxFileMegabytes: 'checkpoints.maxFileMegabytes',
-} as const satisfies Partial<Record<SettingKey, string>>;
-
-/**
- * Who may set each `claudeMemory.*` setting (package.json names; a unit test fails when
- * package.json has a setting this table does not name). A cloned repository's workspace settings
- * must never widen what Claude or a command may do nor weaken a protection:
- * - `user-only`: read from the user's (global) settings alone; workspace values are ignored;
- * - `tighten-only`: a workspace value applies only when it is stricter than the user's
- *   (TIGHTER says which is stricter: a shorter timeout, redaction on, edits asked for, ...);
- * - `free`: any layer, as VS Code merges them (a workspace's value wins).
- */
-export type SettingTrust = 'user-only' | 'tighten-only' | 'free';
-
-export const SETTING_TRUST = {
-  model: 'free',
-  maxTokens: 'free',
-  maxTurns: 'free',
-  memoryFolder: 'user-only',
-  maxFileBytes: 'tighten-only',
-  quotaBytes: 'tighten-only',
-  redactSecrets: 'tighten-only',
-  createPolicy: 'tighten-only',
-  promptCaching: 'free',
-  contextEditing: 'free',
-  apiBaseUrl: 'user-only',
-  checklistGuard: 'tighten-only',
-  compaction: 'free',
-  compactionTrigger: 'free',
-  compactionSavePercent: 'free',
-  edits: 'tighten-only',
-  editorMaxCharacters: 'free',
-  commandTimeoutSeconds: 'tighten-only',
-  'commands.allow': 'user-only',
-  'commands.deny': 'user-only',
-  gitCommit: 'free',
-  'history.enabled': 'user-only',
-  'history.maxVersionsPerFile': 'user-only',
-  'history.maxDays': 'user-only',
-  'history.maxMegabytes': 'user-only',
-  'checkpoints.maxFileMegabytes': 'user-only',
-  'expiry.days': 'tighten-only',
-  sandbox: 'user-only',
-  'sandbox.allowedDomains': 'user-only',
-  'sandbox.autoAllow': 'user-only',
-} as const satisfies Record<string, SettingTrust>;
-
-export type SettingName = keyof typeof SETTING_TRUST;
-
-/** For each tighten-only setting: the stricter of the current value and a workspace's (undefined: the workspace value is not valid). */
-const TIGHTER: { [K in SettingName as (typeof SETTING_TRUST)[K] extends 'tighten-only' ? K : never]: (current: unknown, workspace: unknown) => unknown } = {
-  maxFileBytes: smaller,
-  quotaBytes: smaller,
-  commandTimeoutSeconds: smaller,
-  redactSecrets: (a, b) => (typeof b === 'boolean' ? a === true || b : undefined),
-  checklistGuard: (a, b) => (typeof b === 'boolean' ? a === true || b : undefined),
-  createPolicy: (a, b) => (b === 'error' || b === 'overwrite' ? (a === 'overwrite' && b === 'overwrite' ? 'overwrite' : 'error') : undefined),
-  edits: (a, b) => (b === 'ask' || b === 'apply' ? (a === 'ask' || b === 'ask' ? 'ask' : 'apply') : undefined),
-  // 0 (off) counts as forever: a workspace may lengthen the window or turn expiry off (effectiveExpiryDays).
-  'expiry.days': (a, b) => (typeof b === 'number' && Number.isFinite(b) && b >= 0 ? (a === 0 || b === 0 ? 0 : Math.max(Number(a), b)) : undefined),
-};
-
-function smaller(a: unknown, b: unknown): unknown {
-  if (typeof b !== 'number' || !Number.isFinite(b) || b <= 0) return undefined;
-  return typeof a === 'number' && Number.isFinite(a) ? Math.min(a, b) : b;
-}
-
-/** One setting's raw values by layer (VS Code's `inspect`). */
-export interface SettingLayers {
-  default?: unknown;
-  user?: unknown;
-  /** Values from workspace files, outermost first (the workspace, then the folder). */
-  workspace: readonly unknown[];
-  /** VS Code's merged value (used for free settings). */
-  merged?: unknown;
-}
-
-/** The value in force for `name` under SETTING_TRUST. */
-export function trustedValue(name: SettingName, layers: SettingLayers): unknown {
-  const trust: SettingTrust = SETTING_TRUST[name];
-  if (trust === 'free') return layers.merged;
-  const own = layers.user !== undefined ? layers.user : layers.default;
-  if (trust === 'user-only') return own;
-  // Without a known value to compare with, no workspace value can be shown to be stricter.
-  if (own === undefined) return undefined;
-  const tighter = (TIGHTER as Record<string, (a: unknown, b: unknown) => unknown>)[name];
-  let value = own;
-  for (const raw of layers.workspace) {
-    if (raw === undefined || raw === null) continue;
-    const next = tighter(value, raw);
-    if (next !== undefined) value = next;
-  }
-  return value;
-}
-
-/** The package.json name (after `claudeMemory.`) of each snapshot key. */
-export const SETTING_NAMES: Readonly<Record<SettingKey, SettingName>> = {
-  model: 'model',
-  maxTokens: 'maxTokens',
-  maxTurns: 'maxTurns',
-  memoryFolder: 'memoryFolder',
-  maxFileBytes: 'maxFileBytes',
-  quotaBytes: 'quotaBytes',
-  redactSecrets: 'redactSecrets',
-  createPolicy: 'createPolicy',
-  promptCaching: 'promptCaching',
-  contextEditing: 'contextEditing',
-  apiBaseUrl: 'apiBaseUrl',
-  checklistGuard: 'checklistGuard',
-  compaction: 'compaction',
-  compactionTrigger: 'compactionTrigger',
-  compactionSavePercent: 'compactionSavePercent',
-  edits: 'edits',
-  editorMaxCharacters: 'editorMaxCharacters',
-  commandTimeoutSeconds: 'commandTimeoutSeconds',
-  gitCommit: 'gitCommit',
-  historyEnabled: 'history.enabled',
-  historyMaxVersionsPerFile: 'history.maxVersionsPerFile',
-  historyMaxDays: 'history.maxDays',
-  historyMaxMegabytes: 'history.maxMegabytes',
-  expiryDays: 'expiry.days',
-  checkpointMaxFileMegabytes: 'checkpoints.maxFileMegabytes',
-};
-
-/** A host pattern of `sandbox.allowedDomains` / `run --allow-domain`: `example.com`, `*.example.com`, optionally `:port`; IP literals too. */
-export function isDomainPattern(text: string): boolean {
-  return /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(text);
-}
-
-/** The sandbox settings (user settings only; the sandbox reads them through sandboxSettings()). */
-export interface SandboxSettings {
-  /** `off`: commands run without the OS sandbox (the rules alone decide). */
-  mode: 'on' | 'off';
-  allowedDomains: string[];
-  autoAllow: boolean;
-}
-
-/** The sandbox settings from a layered reader (user values only, by SETTING_TRUST). */
-export function parseSandboxSettings(read: (name: 'sandbox' | 'sandbox.allowedDomains' | 'sandbox.autoAllow') => SettingLayers): SandboxSettings {
-  const mode = trustedValue('sandbox', read('sandbox'));
-  const domains = trustedValue('sandbox.allowedDomains', read('sandbox.allowedDomains'));
-  return {
-    mode: mode === 'off' ? 'off' : 'on',
-    allowedDomains: Array.isArray(domains)
-      ? domains.filter((d): d is string => typeof d === 'string' && isDomainPattern(d.trim())).map((d) => d.trim().toLowerCase())
-      : [],
-    autoAllow: trustedValue('sandbox.autoAllow', read('sandbox.autoAllow')) === true,
-  };
-}
-
-export const DEFAULT_SETTINGS: Readonly<SettingsSnapshot> = {
-  ...AGENT_DEFAULTS,
-  memoryFolder: DEFAULT_STORE_FOLDER,
-  maxFileBytes: DEFAULT_MEMORY_ENGINE_OPTIONS.maxFileBytes,
-  quotaBytes: DEFAULT_MEMORY_ENGINE_OPTIONS.quotaBytes,
-  redactSecrets: DEFAULT_MEMORY_ENGINE_OPTIONS.redactSecrets,
-  createPolicy: DEFAULT_MEMORY_ENGINE_OPTIONS.createPolicy,
-  promptCaching: true,
-  contextEditing: true,
-  apiBaseUrl: undefined,
-  checklistGuard: true,
-  compaction: true,
-  compactionTrigger: COMPACTION_TRIGGER_TOKENS,
-  compactionSavePercent: Math.round(DEFAULT_SAVE_THRESHOLD * 100),
-  edits: 'apply',
-  editorMaxCharacters: DEFAULT_EDITOR_MAX_CHARACTERS,
-  commandTimeoutSeconds: DEFAULT_COMMAND_TIMEOUT_MS / 1000,
-  gitCommit: true,
-  historyEnabled: true,
-  historyMaxVersionsPerFile: DEFAULT_HISTORY_RETENTION.maxVersionsPerFile,
-  historyMaxDays: DEFAULT_HISTORY_RETENTION.maxDays,
-  historyMaxMegabytes: DEFAULT_HISTORY_RETENTION.maxBytes / (1024 * 1024),
-  expiryDays: DEFAULT_EXPIRY_DAYS,
-  checkpointMaxFileMegabytes: 5,
-};
-
-/** The longest expiry window accepted (100 years: "practically never" without being off). */
-export const MAX_EXPIRY_DAYS = 36500;
-
-export interface SettingsChange {
-  /** The keys whose effective value changed. */
-  readonly keys: readonly SettingKey[];
-  affects(key: SettingKey): boolean;
-}
-
-/** A snapshot value that could not be used as written, for the log. */
-export interface SettingProblem {
-  key: SettingKey;
-  reason: string;
-}
-
-/** Reads one raw value (VS Code's merged configuration, or a test's object). */
-export type Reader = <T>(key: SettingKey) => T | undefined;
-
-/**
- * Validates raw values; pure so it can be reasoned about apart from VS Code. `userOnly` reads the
- * USER_ONLY_KEYS from the user's settings alone (default: none set).
- */
 /** The raw values of `claudeMemory.expiry.days` by layer (VS Code's `inspect`). */
 export interface ExpiryDaysLayers {
   /** The user's own value (user settings), undefined when not set. */
@@ -283,7 +23,10 @@ export interface ExpiryDaysLayers {
   workspace?: readonly unknown[];
 }
 
-/** Validates raw values; pure so it can be reasoned about apart from VS Code. */
+/**
+ * Validates raw values; pure so it can be reasoned about apart from VS Code. `userOnly` reads the
+ * USER_ONLY_KEYS from the user's settings alone (default: none set).
+ */
 export function parseSettings(
   get: Reader,
   rawBaseUrl: unknown,
@@ -336,7 +79,6 @@ export function parseSettings(
   };
 }
 
-/** The engine's `history` option from the settings: false when off. */
 /** The engine settings of a snapshot (the window's engines and the MCP servers VS Code starts). */
 export function storeSettingsOf(s: SettingsSnapshot): StoreSettings {
   return {
@@ -349,6 +91,7 @@ export function storeSettingsOf(s: SettingsSnapshot): StoreSettings {
   };
 }
 
+/** The engine's `history` option from the settings: false when off. */
 export function historyRetentionOf(s: Pick<SettingsSnapshot, 'historyEnabled' | 'historyMaxVersionsPerFile' | 'historyMaxDays' | 'historyMaxMegabytes'>): HistoryRetention | false {
   if (!s.historyEnabled) return false;
   return { maxVersionsPerFile: s.historyMaxVersionsPerFile, maxDays: s.historyMaxDays, maxBytes: s.historyMaxMegabytes * 1024 * 1024 };

@@ -21,6 +21,17 @@ export interface AgentFailure {
   message: string;
 }
 
+/** Thrown inside the loop to end a send with a given failure. */
+export class SendFailed extends Error {
+  /** `rollback`: the history goes back to what it was before the send (a refused prompt is not kept). */
+  constructor(
+    readonly failure: AgentFailure,
+    readonly rollback = false,
+  ) {
+    super(failure.message);
+  }
+}
+
 export function missingKeyFailure(): AgentFailure {
   return {
     kind: 'missing_key',

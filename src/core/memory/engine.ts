@@ -8,37 +8,29 @@
  * generic sentence (never a stack or host path).
  */
 import { COMMAND_HANDLERS } from './commands';
+import { changeTarget, recordChange, redactedCopy } from './commandHistory';
 import type { CommandContext, CommandHandler } from './context';
+import { LockedTasks } from './engineLock';
 import { ChangedMeanwhileError, isMemoryError, MemoryError } from './errors';
-import { isFsError, type MemoryFileSystem } from './fileSystem';
+import type { MemoryFileSystem } from './fileSystem';
 import { parseInput } from './input';
 import { SerialQueue } from './mutex';
 import { resolveMemoryEngineOptions, type MemoryEngineOptions } from './options';
 import { QuotaTracker } from './quota';
 import { SafeStore } from './store';
-import { NO_STORE_LOCK, StoreLockBusyError, type HeldStoreLock } from './storeLock';
-import { MEMORY_ROOT, type MemoryCommandInput, type MemoryCommandName, type MemoryToolExecutor, type MemoryToolResult } from './types';
+import type { MemoryCommandInput, MemoryCommandName, MemoryToolExecutor, MemoryToolResult } from './types';
 import { createFileNow, createFolderNow, deleteNow, renameNow, updateText, type TextUpdate } from './userWrites';
-import { FS_ERROR_REASONS, messages } from './messages';
+import { messages } from './messages';
 import { GuardChecker } from './writeGuards';
 import { parseMemoryPath } from './paths';
-import { redactSecrets } from './redaction';
-import { isRedactedOutput } from './writer';
-import { decodeText, encodeText } from './text';
 import { fileUses, type ExpiredFile, type FileUse } from './history/expiry';
 import { undoPlanOf, type UndoPlan } from './history/entries';
 import { MemoryHistory } from './history/historyStore';
 import { expireNow, historyMessages, restoreNow, undoNow } from './history/historyWrites';
 import { StoreMarks } from './history/marks';
 import { HistoryRecorder, type Captured } from './history/recorder';
-import { AUTHORS, type Author, type HistoryEntry, type HistoryOp } from './history/types';
+import { AUTHORS, type Author, type HistoryEntry } from './history/types';
 import { userEntryRel } from './userWrites';
-
-/** How long the store lock is held on after a locked task, for a next one to use (see `locked`). */
-const LEASE_MS = 5;
-
-/** What a change command will touch, for history: captured before it runs, recorded after. */
-type ChangeTarget = { kind: 'write'; op: HistoryOp; rel: string } | { kind: 'delete'; rel: string } | { kind: 'rename'; rel: string; to: string };
 
 export class MemoryEngine implements MemoryToolExecutor {
   readonly options: Readonly<MemoryEngineOptions>;
@@ -49,8 +41,7 @@ export class MemoryEngine implements MemoryToolExecutor {
   private readonly marks: StoreMarks;
   /** Undefined when history is off (options.history === false). */
   private readonly recorder: HistoryRecorder | undefined;
-  /** The store lock held on after the last locked task (see `locked`). */
-  private lease: { held: HeldStoreLock; timer: ReturnType<typeof setTimeout> } | undefined;
+  private readonly lock: LockedTasks;
 
   constructor(fs: MemoryFileSystem, options?: Partial<MemoryEngineOptions>) {
     this.options = resolveMemoryEngineOptions(options);
@@ -61,6 +52,12 @@ export class MemoryEngine implements MemoryToolExecutor {
       const history = new MemoryHistory(this.store, this.options.history, this.options.now, copy);
       this.recorder = new HistoryRecorder(this.store, history, this.marks, (e) => this.internalError(e));
     }
+    this.lock = new LockedTasks(
+      this.options.storeLock,
+      this.recorder?.history,
+      () => this.options.onDidWrite(),
+      (e) => this.internalError(e),
+    );
     this.quota = new QuotaTracker(() => this.store.sizeOf(''), this.options.quotaBytes, this.options.quotaRecheckMs, this.options.now);
     this.context = {
       store: this.store,
@@ -180,7 +177,7 @@ export class MemoryEngine implements MemoryToolExecutor {
     return this.queue.run(async () => {
       if ((await this.store.inspect('')).kind !== 'directory') return undefined;
       // Most notices are of this window's own writes, already recorded: no version, no change signal.
-      return this.locked(() => recorder.noticed(userEntryRel(rel)), (version) => version !== undefined);
+      return this.lock.run(() => recorder.noticed(userEntryRel(rel)), (version) => version !== undefined);
     });
   }
 
@@ -225,7 +222,7 @@ export class MemoryEngine implements MemoryToolExecutor {
 
   private userWrite<T>(task: () => Promise<T>): Promise<T> {
     return this.queue.run(() =>
-      this.locked(async () => {
+      this.lock.run(async () => {
         try {
           await this.ensureRootNow();
           return await task();
@@ -259,10 +256,10 @@ export class MemoryEngine implements MemoryToolExecutor {
         const before = target === undefined ? [] : await this.capture(target.rel);
         const result = await handler(this.context, parsed);
         if (result.is_error || target === undefined || this.recorder === undefined) return result;
-        const version = await this.record(this.recorder, target, before, author);
+        const version = await recordChange(this.recorder, target, before, author);
         return version !== undefined && result.touched ? { ...result, touched: { ...result.touched, version } } : result;
       };
-      return await this.locked(async () => {
+      return await this.lock.run(async () => {
         await this.ensureRootNow();
         try {
           return await attempt();
@@ -282,17 +279,6 @@ export class MemoryEngine implements MemoryToolExecutor {
     }
   }
 
-  private record(recorder: HistoryRecorder, target: ChangeTarget, before: Captured[], author: Author): Promise<number | undefined> {
-    switch (target.kind) {
-      case 'write':
-        return recorder.written(target.op, target.rel, before, author);
-      case 'delete':
-        return recorder.deleted(target.rel, before, author);
-      case 'rename':
-        return recorder.renamed(target.rel, target.to, before, author);
-    }
-  }
-
   /**
    * Writes down that an agent read a file (for expiry), at most once an hour per file. Best
    * effort: a store that cannot be written (untrusted, read-only) is still viewed.
@@ -303,7 +289,7 @@ export class MemoryEngine implements MemoryToolExecutor {
       const now = this.options.now();
       if (isRoot || !this.marks.needsNote(rel, now)) return;
       if ((await this.store.inspect(rel)).kind !== 'file') return;
-      await this.locked(() => this.marks.noteRead(rel, now));
+      await this.lock.run(() => this.marks.noteRead(rel, now));
     } catch {
       // Not being able to note a read must never fail the read.
     }
@@ -317,133 +303,10 @@ export class MemoryEngine implements MemoryToolExecutor {
     }
   }
 
-  /**
-   * Runs `task` holding the store lock; a lock that cannot be had is a MemoryError sentence. A
-   * lock that can say whether it is still ours and uncontested (`keep`) is held on for LEASE_MS
-   * after the task: a burst of commands (an `exec` stream, an agent's tool calls in one turn)
-   * takes it once, not once per command, and lets go at once when another writer waits.
-   * Afterwards onDidWrite fires unless the task was refused or `changedBy` says it changed
-   * nothing (a notice that recorded no version).
-   */
-  private async locked<T>(task: () => Promise<T>, changedBy: (result: T) => boolean = (r) => !isRefusal(r)): Promise<T> {
-    // One turn of the event loop first: with synchronous file system calls a command may never
-    // wait on anything, and back-to-back commands would starve the timers (a waiting engine's
-    // next try, the lock's heartbeat, the lease's end) of this very process.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    const held = await this.holdStoreLock();
-    // A refused command (a MemoryError or an is_error result) changed nothing; anything else may have.
-    let changed = true;
-    try {
-      const result = await task();
-      changed = changedBy(result);
-      return result;
-    } catch (e) {
-      changed = !isMemoryError(e);
-      throw e;
-    } finally {
-      await this.leaseOut(held);
-      if (changed) this.didWrite();
-    }
-  }
-
-  /** The lease this engine still holds, or a newly acquired lock. */
-  private async holdStoreLock(): Promise<HeldStoreLock> {
-    const lease = this.lease;
-    this.lease = undefined;
-    if (lease !== undefined) {
-      clearTimeout(lease.timer);
-      if (lease.held.keep?.() === true) return lease.held;
-      await this.releaseStoreLock(lease.held);
-    }
-    let held: HeldStoreLock;
-    try {
-      held = await this.options.storeLock.acquire();
-    } catch (e) {
-      if (e instanceof StoreLockBusyError) throw new MemoryError(messages.storeBusy(Math.round(e.waitedMs / 1000)));
-      if (isFsError(e)) throw new MemoryError(messages.fsFailure(MEMORY_ROOT, FS_ERROR_REASONS[e.code] ?? FS_ERROR_REASONS.Unknown));
-      throw e;
-    }
-    // Behind a cross-process lock no one else appends to history meanwhile: it reads the journal once.
-    this.lockedHistory()?.holdLock(true);
-    return held;
-  }
-
-  private async leaseOut(held: HeldStoreLock): Promise<void> {
-    if (held.keep === undefined) return this.releaseStoreLock(held);
-    const timer = setTimeout(() => {
-      if (this.lease?.held !== held) return;
-      this.lease = undefined;
-      void this.releaseStoreLock(held);
-    }, LEASE_MS);
-    this.lease = { held, timer };
-  }
-
-  private async releaseStoreLock(held: HeldStoreLock): Promise<void> {
-    this.lockedHistory()?.holdLock(false);
-    try {
-      await held.release();
-    } catch (e) {
-      this.internalError(e);
-    }
-  }
-
-  private lockedHistory(): MemoryHistory | undefined {
-    return this.options.storeLock !== NO_STORE_LOCK ? this.recorder?.history : undefined;
-  }
-
-  private didWrite(): void {
-    try {
-      this.options.onDidWrite();
-    } catch (e) {
-      this.internalError(e);
-    }
-  }
-
   private async ensureRootNow(): Promise<void> {
     const root = await this.store.inspect('');
     if (root.kind === 'missing') await this.store.ensureDirectory('');
   }
-}
-
-function changeTarget(input: MemoryCommandInput): ChangeTarget | undefined {
-  try {
-    switch (input.command) {
-      case 'create':
-      case 'str_replace':
-      case 'insert': {
-        const path = parseMemoryPath(input.path);
-        return path.isRoot ? undefined : { kind: 'write', op: input.command, rel: path.rel };
-      }
-      case 'delete': {
-        const path = parseMemoryPath(input.path);
-        return path.isRoot ? undefined : { kind: 'delete', rel: path.rel };
-      }
-      case 'rename': {
-        const from = parseMemoryPath(input.old_path, 'old_path');
-        const to = parseMemoryPath(input.new_path, 'new_path');
-        return from.isRoot || to.isRoot ? undefined : { kind: 'rename', rel: from.rel, to: to.rel };
-      }
-      default:
-        return undefined;
-    }
-  } catch {
-    // The handler refuses the same path with the right sentence.
-    return undefined;
-  }
-}
-
-/** History's copy of a text with secrets in it: redacted, like everything the agent writes. */
-function redactedCopy(content: Uint8Array): Uint8Array | undefined {
-  // What the engine's own text write path just wrote went through this very redaction.
-  if (isRedactedOutput(content)) return undefined;
-  const decoded = decodeText(content);
-  if (decoded === undefined) return undefined;
-  const redaction = redactSecrets(decoded.text);
-  return redaction.counts.size > 0 ? encodeText(redaction.text, decoded.bom) : undefined;
-}
-
-function isRefusal(result: unknown): boolean {
-  return typeof result === 'object' && result !== null && (result as Partial<MemoryToolResult>).is_error === true;
 }
 
 function cancelled(): MemoryToolResult {
