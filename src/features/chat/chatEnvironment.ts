@@ -1,9 +1,16 @@
-/** Adapts the extension's shared services to what the chat needs (ChatEnvironment). */
+/**
+ * The chat's port for VS Code: adapts the extension's shared services and VS Code's API to what
+ * the chat's parts need (ChatEnvironment, chatPort.ts). The only file of the chat's parts' world
+ * that calls `vscode.*`; the unit tests pass a fake port instead.
+ */
 import * as vscode from 'vscode';
 import type { ExtensionServices } from '../../platform/services';
-import { createWorkspaceTools } from '../../platform/workspaceTools';
+import { createWorkspaceTools, folderInfo } from '../../platform/workspaceTools';
+import { CONTEXT_KEYS, VIEWS } from '../../platform/ids';
 import type { ChatArchive } from '../../core/session/chatArchive';
-import type { ChatEnvironment, ChatStore } from './chatController';
+import type { ChatEnvironment, ChatStore } from './chatPort';
+import { promptWithAttachments } from './chatAttachmentPrompt';
+import { ChatEdits } from './chatEdits';
 import { chatMemoryExecutor } from './chatMemory';
 import { storeFileReader } from '../../core/agent/compaction';
 import type { SavedConversation } from './chatTranscript';
@@ -64,5 +71,17 @@ export function chatEnvironment(
       } satisfies ChatStore;
     },
     memoryTouched: (store, touched) => services.memoryActivity.fire({ ...touched, folder: store.folder }),
+    folderOf: (uri) => vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === uri),
+    folderInfo,
+    promptWithAttachments,
+    emitter: <T>() => new vscode.EventEmitter<T>(),
+    createEdits: () => new ChatEdits(),
+    setRunning: (running) => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.chatRunning, running),
+    startProgress: () => {
+      let end!: () => void;
+      const shown = new Promise<void>((resolve) => (end = resolve));
+      void vscode.window.withProgress({ location: { viewId: VIEWS.chat } }, () => shown);
+      return end;
+    },
   };
 }

@@ -1,0 +1,127 @@
+/**
+ * Builds the chat's parts and wires them to each other (ChatController holds them): each part
+ * gets the port (ChatEnvironment) and the few calls it needs of the others.
+ */
+import type { ChatAttachments } from './chatAttachments';
+import { ChatApprovals } from './chatApprovals';
+import { ChatConversations } from './chatConversations';
+import { ChatFolders } from './chatFolders';
+import { ChatPersistence } from './chatPersistence';
+import type { ChatEnvironment, EditLedger } from './chatPort';
+import { ChatProgress } from './chatProgress';
+import { ChatRewinds } from './chatRewinds';
+import { ChatSendRunner } from './chatSendRunner';
+import { ChatSessions } from './chatSessions';
+import type { ChatPatch, ChatTranscript } from './chatTranscript';
+
+/** What the controller itself owns and gives every part. */
+export interface ChatBase {
+  readonly transcript: ChatTranscript;
+  readonly attachments: ChatAttachments;
+  readonly edits: EditLedger;
+  emit(patches: ChatPatch[]): void;
+  /** The controller's New Chat (a `fresh` send sets the current conversation aside). */
+  newChat(): Promise<void>;
+}
+
+export interface ChatParts {
+  readonly runner: ChatSendRunner;
+  readonly sessions: ChatSessions;
+  readonly approvals: ChatApprovals;
+  readonly persistence: ChatPersistence;
+  readonly folders: ChatFolders;
+  readonly rewinds: ChatRewinds;
+  readonly conversations: ChatConversations;
+  readonly progress: ChatProgress;
+  /** Stops a running answer, refuses open questions and waits until the send is over. */
+  settle(): Promise<void>;
+  /** Drops everything that belongs to the conversation on screen (its rows stay until replaced). */
+  forgetConversation(): void;
+}
+
+export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts {
+  const { transcript, edits, emit } = base;
+  const progress = new ChatProgress(env);
+  const folders = new ChatFolders(env, {
+    transcript,
+    emit,
+    isRunning: () => runner.isRunning,
+    leftFolder: () => {
+      sessions.leaveFolder();
+      runner.dropRetry();
+    },
+  });
+  const persistence: ChatPersistence = new ChatPersistence(env, {
+    transcript,
+    emit,
+    isRunning: () => runner.isRunning,
+    history: () => sessions.history,
+    sessionFolder: () => sessions.folder,
+  });
+  const approvals = new ChatApprovals(env, {
+    transcript,
+    edits,
+    emit,
+    showProgress: (on) => progress.show(on),
+    answering: () => runner.answering,
+    runningFolder: () => runner.runningFolder,
+    allowSandboxedCommands: () => sessions.allowSandboxedCommands(),
+  });
+  const sessions: ChatSessions = new ChatSessions(env, approvals.approver, { author: () => persistence.author(), notice: (text) => emit(transcript.notice(text)) });
+  const rewinds = new ChatRewinds(env, {
+    transcript,
+    edits,
+    emit,
+    answering: () => runner.answering,
+    idle: () => runner.whenIdle(),
+    currentStore: () => folders.currentStore(),
+    chatId: () => persistence.chatId,
+    saveNow: () => persistence.saveNow(),
+  });
+  const runner: ChatSendRunner = new ChatSendRunner(env, {
+    transcript,
+    attachments: base.attachments,
+    edits,
+    toolFolders: folders.toolFolders,
+    progress,
+    emit,
+    restored: () => conversations.restored,
+    switching: () => conversations.whenSwitched(),
+    disabled: () => folders.disabled(),
+    currentStore: () => folders.currentStore(),
+    sessionFor: (store) => sessions.sessionFor(store),
+    takeNote: () => rewinds.takeNote(),
+    recordCheckpoint: (folder, text) => rewinds.recordCheckpoint(folder, text),
+    countTurn: (store, title) => persistence.countTurn(store, title),
+    saveNow: () => persistence.saveNow(),
+    newChat: () => base.newChat(),
+  });
+  const settle = async (): Promise<void> => {
+    runner.stop();
+    approvals.denyAll();
+    await runner.settled();
+  };
+  const forgetConversation = (): void => {
+    approvals.clear();
+    edits.clear();
+    // Claude forgets it, and another conversation gets a fresh shell.
+    sessions.forget();
+    runner.forget();
+    // A new conversation's Claude never saw those edits.
+    rewinds.forgetUndoneEdits();
+    folders.toolFolders.clear();
+    persistence.forget();
+  };
+  const conversations = new ChatConversations(env, {
+    transcript,
+    persistence,
+    folders,
+    sessions,
+    emit,
+    isRunning: () => runner.isRunning,
+    settle,
+    denyAll: () => approvals.denyAll(),
+    forgetConversation,
+  });
+  return { runner, sessions, approvals, persistence, folders, rewinds, conversations, progress, settle, forgetConversation };
+}

@@ -1,0 +1,129 @@
+import * as assert from 'node:assert/strict';
+import type { CheckpointStore, RewindPlan } from '../../../src/core/checkpoints';
+import { ChatRewinds } from '../../../src/features/chat/chatRewinds';
+import { ChatTranscript, type ChatPatch } from '../../../src/features/chat/chatTranscript';
+import { fakePort, FakeEdits, type FakePort } from './fakeChatPort';
+
+const plan: RewindPlan = { checkpointId: 7, files: [{ path: 'src/a.ts', change: 'restore' }], notRestored: [], leftIgnored: [], memory: [{ rel: 'progress.md', action: 'restore', version: 3 }] };
+
+/** A checkpoint store that numbers its checkpoints and rewinds to `plan`. */
+function fakeCheckpoints(): CheckpointStore & { created: Array<{ prompt: string; session?: string }>; rewound: number[] } {
+  const created: Array<{ prompt: string; session?: string }> = [];
+  const rewound: number[] = [];
+  return {
+    created,
+    rewound,
+    create: async (what: { prompt: string; session?: string }) => {
+      created.push({ prompt: what.prompt, session: what.session });
+      return { id: created.length, time: 0, kind: 'chat', prompt: what.prompt, skipped: [], commit: 'abc' };
+    },
+    preview: async (id: number) => ({ ...plan, checkpointId: id }),
+    rewind: async (id: number) => {
+      rewound.push(id);
+      return { ...plan, checkpointId: id, backup: { id: 99, time: 0, kind: 'rewind', prompt: '', skipped: [], commit: 'def' } };
+    },
+  } as unknown as CheckpointStore & { created: Array<{ prompt: string; session?: string }>; rewound: number[] };
+}
+
+function rig(port: FakePort = fakePort()) {
+  const transcript = new ChatTranscript();
+  const edits = new FakeEdits();
+  const patches: ChatPatch[] = [];
+  const state = { answering: false, saves: 0 };
+  const checkpoints = fakeCheckpoints();
+  port.checkpointStore = checkpoints;
+  const rewinds = new ChatRewinds(port, {
+    transcript,
+    edits,
+    emit: (p) => void patches.push(...p),
+    answering: () => state.answering,
+    idle: async () => undefined,
+    currentStore: () => port.store(undefined),
+    chatId: () => 'chat-1',
+    saveNow: async () => void (state.saves += 1),
+  });
+  return { rewinds, transcript, edits, patches, state, checkpoints, port };
+}
+
+/** A message shown with its checkpoint, as a send does. */
+async function sent(r: ReturnType<typeof rig>, text: string): Promise<string> {
+  r.transcript.begin(text, 'claude-test-model');
+  await r.rewinds.recordCheckpoint(r.port.folders[0], text);
+  r.transcript.end();
+  const user = r.transcript.snapshot().entries.filter((e) => e.kind === 'user').at(-1)!;
+  return user.id;
+}
+
+describe('chat rewinds: checkpoints, Rewind and Undo', () => {
+  it('records a checkpoint for each message, named after the chat', async () => {
+    const r = rig();
+    const id = await sent(r, 'first');
+    assert.deepEqual(r.checkpoints.created, [{ prompt: 'first', session: 'chat-1' }]);
+    const user = r.transcript.snapshot().entries.find((e) => e.id === id);
+    assert.equal(user?.kind === 'user' && user.checkpoint, 1);
+  });
+
+  it('a failed checkpoint is logged and does not stand in the way', async () => {
+    const r = rig();
+    r.checkpoints.create = async () => {
+      throw new Error('git is busy');
+    };
+    await sent(r, 'first');
+    assert.ok(r.port.logs.includes('warn: no checkpoint for this message: git is busy'));
+  });
+
+  it('previews, then rewinds: the message is marked, its text goes back to the composer, Claude is told once, the chat is saved', async () => {
+    const r = rig();
+    const id = await sent(r, 'refactor a.ts');
+    const preview = await r.rewinds.previewRewind(id);
+    assert.deepEqual(preview, { ok: true, plan: { ...plan, checkpointId: 1 }, message: 'refactor a.ts' });
+    assert.deepEqual(r.checkpoints.rewound, [], 'a preview changes nothing');
+    const done = await r.rewinds.rewind(id);
+    assert.equal(done.ok, true);
+    assert.deepEqual(r.checkpoints.rewound, [1]);
+    const user = r.transcript.snapshot().entries.find((e) => e.id === id);
+    assert.equal(user?.kind === 'user' && user.rewoundHere, 'Rewound to before this message: 1 file and 1 memory file changed back.');
+    assert.deepEqual(r.patches.filter((p) => p.type === 'draft'), [{ type: 'draft', text: 'refactor a.ts', reason: 'Rewound: your message is back here to edit and send again.' }]);
+    assert.equal(r.state.saves, 1);
+    assert.match(r.rewinds.takeNote() ?? '', /the user rewound the workspace and memory to how they were before their message "refactor a\.ts"/);
+    assert.equal(r.rewinds.takeNote(), undefined, 'told once');
+    assert.deepEqual(await r.rewinds.rewind(id), { ok: false, reason: 'This message was rewound already.' });
+  });
+
+  it('refuses while Claude answers, and for a message without a checkpoint', async () => {
+    const r = rig();
+    const id = await sent(r, 'q');
+    r.state.answering = true;
+    assert.deepEqual(await r.rewinds.rewind(id), { ok: false, reason: 'Stop the running answer first: Claude may still be changing files.' });
+    assert.deepEqual(await r.rewinds.previewRewind('nope'), { ok: false, reason: 'This message has no checkpoint to rewind to.' });
+    assert.deepEqual(r.checkpoints.rewound, []);
+  });
+
+  it('an undone edit is marked on its card and told to Claude with the next message; a failed undo is not', async () => {
+    const r = rig();
+    r.transcript.begin('edit', 'claude-test-model');
+    r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'create', path: 'src/new.ts', is_error: false, summary: 'created', detail: { kind: 'edit', path: 'src/new.ts', before: undefined, after: 'x' } });
+    const card = r.transcript.entryIdOf('e')!;
+    r.edits.record(card, { folder: r.port.folders[0], path: 'src/new.ts', before: undefined, after: 'x' });
+    r.edits.undoResult = { ok: false, reason: 'src/new.ts changed since.' };
+    assert.deepEqual(await r.rewinds.undoEdit(card), { ok: false, reason: 'src/new.ts changed since.' });
+    assert.equal(r.rewinds.takeNote(), undefined);
+    r.edits.undoResult = { ok: true };
+    assert.deepEqual(await r.rewinds.undoEdit(card), { ok: true });
+    const entry = r.transcript.snapshot().entries.find((e) => e.id === card);
+    assert.equal(entry?.kind === 'tool' && entry.edit?.undone, true);
+    assert.match(r.rewinds.takeNote() ?? '', /- src\/new\.ts: the file you created was removed\./);
+    assert.equal(r.rewinds.takeNote(), undefined);
+  });
+
+  it('a new conversation forgets the undone edits', async () => {
+    const r = rig();
+    r.transcript.begin('edit', 'claude-test-model');
+    r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'str_replace', path: 'a.ts', is_error: false, summary: 'edited', detail: { kind: 'edit', path: 'a.ts', before: 'a', after: 'b' } });
+    const card = r.transcript.entryIdOf('e')!;
+    r.edits.record(card, { folder: r.port.folders[0], path: 'a.ts', before: 'a', after: 'b' });
+    await r.rewinds.undoEdit(card);
+    r.rewinds.forgetUndoneEdits();
+    assert.equal(r.rewinds.takeNote(), undefined);
+  });
+});
