@@ -26,6 +26,8 @@ import {
   type QueuedMessage,
   type StarterAction,
 } from '../../src/features/chat/shared/protocol';
+import type { ChangeSummaryView } from '../../src/features/chat/shared/changeSummary';
+import { drawChangeSummary, type ChangeSummaryHost } from './changeSummary';
 import { element, icon } from './dom';
 import { formatUsageLine } from './format';
 import { PagedList } from './pages';
@@ -66,6 +68,8 @@ const byEntryId = new Map<string, ChatEntry>();
 let status: ChatStatus = { running: false, totals: emptyTokenUsage(), requests: 0 };
 const elements = new Map<string, HTMLElement>();
 const expanded = new Set<string>();
+/** In `expanded`: the change summary's list is folded (not a row id: kept by drawSnapshot). */
+const SUMMARY_FOLDED = 'change-summary-folded';
 /** Assistant entries whose markdown changed since the last frame. */
 const dirty = new Set<string>();
 /** Tool cards whose output grew since the last frame. */
@@ -182,7 +186,7 @@ function drawSnapshot(snapshot: ChatSnapshot): void {
   dirty.clear();
   dirtyOutputs.clear();
   // A card's own keys ("e12", "e12/output") go with it.
-  for (const id of [...expanded]) if (!byEntryId.has(id.split('/')[0])) expanded.delete(id);
+  for (const id of [...expanded]) if (id !== SUMMARY_FOLDED && !byEntryId.has(id.split('/')[0])) expanded.delete(id);
   follow = restoreScroll?.follow ?? true;
   // Only what fills the view is drawn: where the reader was, else the end.
   list.reset(entries.map((e) => e.id), follow ? undefined : restoreScroll?.anchor?.id);
@@ -576,7 +580,11 @@ function handle(message: ExtensionToWebview): void {
   switch (message.type) {
     case 'snapshot':
       drawSnapshot(message.snapshot);
+      drawChanges(message.snapshot.changes);
       break;
+    case 'changes':
+      drawChanges(message.changes);
+      return;
     case 'entry':
       upsert(message.entry);
       break;
@@ -608,6 +616,22 @@ function handle(message: ExtensionToWebview): void {
       return;
   }
   requestFrame();
+}
+
+/** The change summary above the composer (changeSummary.ts); its fold is the page's own state. */
+let changes: ChangeSummaryView | undefined;
+const summaryHost: ChangeSummaryHost = {
+  post: (message) => vscode.postMessage(message),
+  isFolded: () => expanded.has(SUMMARY_FOLDED),
+  setFolded: (folded) => {
+    callbacks.setExpanded(SUMMARY_FOLDED, folded);
+    drawChanges(changes);
+  },
+};
+
+function drawChanges(next: ChangeSummaryView | undefined): void {
+  changes = next;
+  drawChangeSummary(next, summaryHost);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

@@ -29,6 +29,7 @@ import { ChatTranscript, parseSavedConversation, type ChatPatch, type PromptView
 import type { ChatSnapshot, DisabledAction, KeyState } from './shared/protocol';
 import { ToolEntryFolders, type EntryStoreLookup } from './toolEntryFolders';
 import { rewindNote, type CheckpointStore, type RewindPlan } from '../../core/checkpoints';
+import { ChangeSummary, type ChangeSummaryPort } from './changeSummary';
 
 /** The memory store the chat works in: one workspace folder's (the first unless the user chose another). */
 export interface ChatStore {
@@ -68,6 +69,8 @@ export interface ChatEnvironment {
   compactionInstructions?(): Promise<string | undefined>;
   /** The folder's checkpoints (src/core/checkpoints); undefined where git cannot reach the folder. */
   checkpoints?(folder: vscode.WorkspaceFolder): Promise<CheckpointStore> | undefined;
+  /** What the change summary above the composer works through (changeSummaryUi.ts); undefined: no summary. */
+  readonly changeSummary?: ChangeSummaryPort;
 }
 
 /** What "Rewind to here" would do or did; `ok: false` says why it cannot. */
@@ -164,6 +167,8 @@ export class ChatController implements vscode.Disposable {
   readonly approver: ChatApprover;
   /** Workspace edits shown on cards, for Open Diff and Undo. */
   readonly edits = new ChatEdits();
+  /** "What changed, at a glance" above the composer (changeSummary.ts). */
+  readonly changes: ChangeSummary;
   private readonly waitingChanged = new vscode.EventEmitter<readonly ApprovalRequest[]>();
   /** Fires with every question still waiting on a card whenever one is asked or answered. */
   readonly onDidChangeWaiting = this.waitingChanged.event;
@@ -190,6 +195,11 @@ export class ChatController implements vscode.Disposable {
 
   constructor(private readonly env: ChatEnvironment) {
     this.attachments = new ChatAttachments(env.pathOf);
+    this.changes = new ChangeSummary(env.changeSummary ?? NO_SUMMARY_PORT, {
+      onView: (changes) => this.emit([{ type: 'changes', changes }]),
+      onState: () => this.scheduleSave(),
+      messageCheckpoints: () => this.transcript.snapshot().entries.flatMap((e) => (e.kind === 'user' && e.checkpoint !== undefined ? [e.checkpoint] : [])),
+    });
     this.approver = new ChatApprover({
       asked: (request) => {
         // The answer waits for the user, not the other way round: the view's progress stops, so
@@ -287,6 +297,7 @@ export class ChatController implements vscode.Disposable {
     const result = await this.edits.undo(entryId);
     if (result.ok) {
       this.emit(this.transcript.markUndone(entryId));
+      void this.changes.refresh();
       // Claude is told with the next message; a later undo of the same file says the latest state.
       if (edit) {
         this.undoneEdits = this.undoneEdits.filter((u) => u.path !== edit.path);
@@ -354,6 +365,7 @@ export class ChatController implements vscode.Disposable {
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };
     }
     this.emit(this.transcript.markRewound(entryId, rewoundLine(result)));
+    void this.changes.rewound(found.id);
     this.rewoundNote = rewindNote(found.text, result);
     // Edits undone from cards before the rewind are part of what the rewind note says.
     this.undoneEdits = [];
@@ -379,12 +391,17 @@ export class ChatController implements vscode.Disposable {
   }
 
   snapshot(): ChatSnapshot {
-    return this.transcript.snapshot();
+    return this.withChanges(this.transcript.snapshot());
   }
 
   /** What a view is sent when it opens: old cards' outputs folded (ChatTranscript.viewSnapshot). */
   viewSnapshot(): ChatSnapshot {
-    return this.transcript.viewSnapshot();
+    return this.withChanges(this.transcript.viewSnapshot());
+  }
+
+  private withChanges(snapshot: ChatSnapshot): ChatSnapshot {
+    const changes = this.changes.view;
+    return changes === undefined ? snapshot : { ...snapshot, changes };
   }
 
   /** A folded card's Show Output: the card is sent again with its output. */
@@ -530,7 +547,7 @@ export class ChatController implements vscode.Disposable {
       return { started: false, reason: disabled.reason };
     }
     // Edits the user undid from their cards since Claude's last turn: Claude reads it first.
-    const notes = [this.takeRewoundNote(), this.takeUndoneEditsNote()].filter((n): n is string => n !== undefined);
+    const notes = [this.takeRewoundNote(), this.takeUndoneEditsNote(), this.changes.takeNote()].filter((n): n is string => n !== undefined);
     const note = notes.length === 0 ? undefined : notes.join('\n\n');
     const withAttachments = await promptWithAttachments(text, attachments);
     const full = note === undefined ? withAttachments : `${note}\n\n${withAttachments}`;
@@ -709,6 +726,7 @@ export class ChatController implements vscode.Disposable {
       this.transcript.setWorkspaceFolder(folderInfo(store.folder, this.env.settings().memoryFolder));
       this.emit(this.transcript.begin(text, this.env.settings().model, view));
       this.showProgress(true);
+      this.changes.setRunning(true);
       // The checkpoint of the files and memory as they are before Claude reads this message.
       if (view.show !== false) await this.recordCheckpoint(store.folder, text);
       const outcome = await agent.send(
@@ -723,6 +741,8 @@ export class ChatController implements vscode.Disposable {
             if (entryId) this.edits.record(entryId, { folder: store.folder, path, before, after });
           }
           if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
+          // What the call changed shows in the summary while the answer goes on.
+          if (event.type === 'tool_end' && !event.is_error) void this.changes.refresh();
         },
         abort.signal,
         { requireProgressEntry },
@@ -745,6 +765,8 @@ export class ChatController implements vscode.Disposable {
     } finally {
       if (this.abort === abort) this.abort = undefined;
       this.showProgress(false);
+      this.changes.setRunning(false);
+      void this.changes.refresh();
       void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.chatRunning, false);
       // Every completed, stopped or failed send is saved before the send resolves.
       await this.saveNow();
@@ -760,6 +782,8 @@ export class ChatController implements vscode.Disposable {
       const patches = this.transcript.setCheckpoint(checkpoint.id);
       for (const p of patches) if (p.type === 'entry') this.checkpointFolders.set(p.entry.id, folder);
       this.emit(patches);
+      const entry = patches.find((p) => p.type === 'entry');
+      if (entry?.type === 'entry') await this.changes.checkpointTaken(folder.uri.toString(), checkpoint.id, entry.entry.id, text);
     } catch (error) {
       this.env.log.warn(`no checkpoint for this message: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -858,6 +882,7 @@ export class ChatController implements vscode.Disposable {
     this.pendingKeyPrompts = [];
     // A new conversation's Claude never saw those edits.
     this.undoneEdits = [];
+    this.changes.reset();
     this.giveBack([...this.queued], 'Not sent: the conversation it was queued in was replaced. Your message is back in the input.');
     this.toolFolders.clear();
     this.chat = undefined;
@@ -879,6 +904,7 @@ export class ChatController implements vscode.Disposable {
     const history = restoreHistory(stored.history);
     this.restoredHistory = sameFolder && history && history.length > 0 ? history : undefined;
     this.emit(this.transcript.restore(stored.transcript));
+    void this.changes.restore(stored.transcript.changes);
     this.emit(this.transcript.setPendingKey(false));
     if (!sameFolder) {
       this.emit(this.transcript.notice(`This conversation was about the memory of "${stored.folderName}", which is not open: Claude starts the next message without it.`));
@@ -951,7 +977,7 @@ export class ChatController implements vscode.Disposable {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
     }
-    const transcript = this.transcript.saved();
+    const transcript: SavedConversation = { ...this.transcript.saved(), changes: this.changes.saved() };
     if (transcript.entries.length === 0) return;
     const history = this.session?.agent.history ?? this.restoredHistory ?? [];
     const folder = this.session?.folder ?? chat.folder;
@@ -992,6 +1018,14 @@ export class ChatController implements vscode.Disposable {
     for (const patch of patches) this.patches.fire(patch);
   }
 }
+
+/** Without a port (tests' environments): no checkpoints, so no summary. */
+const NO_SUMMARY_PORT: ChangeSummaryPort = {
+  checkpoints: () => undefined,
+  memory: () => undefined,
+  confirm: async () => false,
+  log: { info: () => undefined, warn: () => undefined },
+};
 
 /** The line a rewound message shows: what the rewind changed, and what it could not. */
 function rewoundLine(plan: RewindPlan): string {

@@ -12,6 +12,7 @@ import type { ApprovalRequest, ToolCallDetail } from '../../core/agent/tools';
 import { EDITOR_TOOL } from '../../core/workspace/messages';
 import { parseWorkspacePath, type WorkspaceFolderInfo } from '../../core/workspace/paths';
 import { readSummary } from './shared/cardText';
+import { parseSummaryState, type SummaryState } from './shared/changeSummary';
 import {
   MAX_CARD_OUTPUT_CHARS,
   emptyTokenUsage,
@@ -712,6 +713,8 @@ export interface SavedConversation {
   costUsd: number | undefined;
   /** Saved while an answer ran: its model and its usage so far (restore ends it as stopped). */
   send?: { model: string; usage: TokenUsage; requests: number };
+  /** The change summary's base and the rows kept or undone (shared/changeSummary.ts). */
+  changes?: SummaryState;
 }
 
 function isUsage(value: unknown): value is TokenUsage {
@@ -732,6 +735,7 @@ export function parseSavedConversation(value: unknown): SavedConversation | unde
   const v = value as Record<string, unknown>;
   if (!Array.isArray(v.entries) || !v.entries.every((e) => isEntry(e) && /^e\d+$/.test(e.id)) || !isUsage(v.totals) || typeof v.requests !== 'number') return undefined;
   const send = v.send as Record<string, unknown> | undefined;
+  const changes = parseSummaryState(v.changes);
   const validSend = typeof send === 'object' && send !== null && typeof send.model === 'string' && isUsage(send.usage) && typeof send.requests === 'number';
   return {
     entries: v.entries as ChatEntry[],
@@ -739,6 +743,7 @@ export function parseSavedConversation(value: unknown): SavedConversation | unde
     requests: v.requests,
     costUsd: typeof v.costUsd === 'number' ? v.costUsd : undefined,
     ...(validSend ? { send: { model: send.model as string, usage: send.usage as TokenUsage, requests: send.requests as number } } : {}),
+    ...(changes !== undefined ? { changes } : {}),
   };
 }
 

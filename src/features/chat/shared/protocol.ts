@@ -5,6 +5,7 @@
  * Handshake: the webview posts `ready` first; the extension posts nothing before it and answers
  * with a full `snapshot`. After that it posts small patches (`entry`, `text`, `remove`, `status`).
  */
+import { isSummaryPath, isSummaryView, type ChangeSummaryView, type SummaryRowKind } from './changeSummary';
 
 /** Token counts of one model request (same fields as the API's usage). */
 export interface TokenUsage {
@@ -224,7 +225,12 @@ export interface QueuedMessage {
 export interface ChatSnapshot {
   entries: ChatEntry[];
   status: ChatStatus;
+  /** The change summary above the composer (shared/changeSummary.ts); undefined: nothing to show. */
+  changes?: ChangeSummaryView;
 }
+
+/** A change summary row's buttons, and Keep All / Undo All (`path` absent). */
+export type SummaryAction = 'keep' | 'undo' | 'diff';
 
 export type ExtensionToWebview =
   /** The whole conversation: the answer to `ready`, and after "New chat". */
@@ -240,7 +246,9 @@ export type ExtensionToWebview =
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
   | { type: 'focusInput' }
   /** Queued messages that will not be sent (their conversation was replaced): back into the input, with why. */
-  | { type: 'draft'; text: string; reason: string };
+  | { type: 'draft'; text: string; reason: string }
+  /** The change summary changed (undefined: nothing to show). */
+  | { type: 'changes'; changes?: ChangeSummaryView };
 
 export type WebviewToExtension =
   | { type: 'ready' }
@@ -277,7 +285,11 @@ export type WebviewToExtension =
   /** A workspace file card's link: opens the card's file (at the lines it read). */
   | { type: 'openFile'; entryId: string }
   /** A starter action of the empty chat: Initialize, Resume Session, Add File. */
-  | { type: 'starter'; action: StarterAction };
+  | { type: 'starter'; action: StarterAction }
+  /** A change summary row's Open Diff, Keep or Undo. */
+  | { type: 'summary'; action: SummaryAction; kind: SummaryRowKind; path: string }
+  /** The change summary's Keep All / Undo All. */
+  | { type: 'summaryAll'; action: 'keep' | 'undo' };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -335,6 +347,15 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const action = value.action;
     return action === 'initialize' || action === 'resume' || action === 'addFile' ? { type, action } : undefined;
   }
+  if (type === 'summary') {
+    const { action, kind, path } = value;
+    if ((action !== 'keep' && action !== 'undo' && action !== 'diff') || (kind !== 'file' && kind !== 'memory') || !isSummaryPath(path)) return undefined;
+    return { type, action, kind, path };
+  }
+  if (type === 'summaryAll') {
+    const action = value.action;
+    return action === 'keep' || action === 'undo' ? { type, action } : undefined;
+  }
   if (type === 'removeAttachment') {
     return isEntryId(value.id) ? { type, id: value.id } : undefined;
   }
@@ -384,6 +405,7 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'snapshot': {
       const s = value.snapshot;
       if (!isRecord(s) || !Array.isArray(s.entries) || !s.entries.every(isEntry) || !isStatus(s.status)) return undefined;
+      if (s.changes !== undefined && !isSummaryView(s.changes)) return undefined;
       return value as ExtensionToWebview;
     }
     case 'entry':
@@ -399,6 +421,8 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
       return { type: 'focusInput' };
     case 'draft':
       return typeof value.text === 'string' && typeof value.reason === 'string' ? (value as ExtensionToWebview) : undefined;
+    case 'changes':
+      return value.changes === undefined || isSummaryView(value.changes) ? (value as ExtensionToWebview) : undefined;
     default:
       return undefined;
   }
