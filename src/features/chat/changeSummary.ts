@@ -11,7 +11,7 @@
  */
 import type { FileDelta, MemoryStep, RewindResult } from '../../core/checkpoints';
 import type { HistoryEntry } from '../../core/memory/history/types';
-import { lineCounts } from './chatTranscript';
+import { changeRows } from './shared/changeRows';
 import {
   afterCheckpoint,
   decide,
@@ -396,7 +396,9 @@ export class ChangeSummary {
       const before = then === undefined ? undefined : await memory.versionText(then.version);
       const after = await memory.currentText(step.rel);
       const change = then === undefined ? 'created' : after === undefined ? 'deleted' : 'modified';
-      const counts = after === undefined ? { added: 0, removed: lineTotal(before) } : lineCounts(before, after);
+      // The memory cards' line diff (the `diff` library), so both count alike.
+      const { added, removed } = changeRows(before ?? '', after ?? '');
+      const counts = { added, removed };
       rows.push({
         kind: 'memory',
         path: step.rel,
@@ -426,11 +428,6 @@ function stateAt(history: readonly HistoryEntry[], rel: string, position: number
     else if (e.op === 'rename' && e.oldPath === rel) state = undefined;
   }
   return state;
-}
-
-function lineTotal(text: string | undefined): number {
-  if (text === undefined || text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
 function displayPath(kind: SummaryRowKind, path: string): string {
