@@ -88,8 +88,6 @@ export class ChangeSummary {
   private running = false;
   private busy = false;
   private current: ChangeSummaryView | undefined;
-  /** Rows undone since Claude's last turn: told with the next message. */
-  private undone: { kind: SummaryRowKind; path: string; change: ObservedChange['change'] }[] = [];
   /** Bumped by every reset: a refresh begun before it is dropped. */
   private generation = 0;
   private refreshing: Promise<void> | undefined;
@@ -107,7 +105,8 @@ export class ChangeSummary {
 
   /** What is saved with the chat. */
   saved(): SummaryState {
-    return { ...(this.state.base ? { base: { ...this.state.base } } : {}), decisions: this.state.decisions.map((d) => ({ ...d })) };
+    const { base, decisions, untold } = this.state;
+    return { ...(base ? { base: { ...base } } : {}), decisions: decisions.map((d) => ({ ...d })), ...(untold && untold.length > 0 ? { untold: untold.map((u) => ({ ...u })) } : {}) };
   }
 
   /** A saved chat came back: its summary is read again from the folder. */
@@ -124,7 +123,6 @@ export class ChangeSummary {
     this.observed = [];
     this.flips = [];
     this.memoryThen.clear();
-    this.undone = [];
     this.running = false;
     this.publish();
   }
@@ -248,8 +246,11 @@ export class ChangeSummary {
 
   /** The note for Claude's next request about rows undone here (undefined: none); cleared. */
   takeNote(): string | undefined {
-    const note = undoneChangesNote(this.undone);
-    this.undone = [];
+    const note = undoneChangesNote(this.state.untold ?? []);
+    if (note !== undefined) {
+      this.state = { ...this.state, untold: [] };
+      this.hooks.onState();
+    }
     return note;
   }
 
@@ -324,11 +325,10 @@ export class ChangeSummary {
         this.port.log.info(`change summary: undid ${done.length} memory file(s) to checkpoint ${checkpoint}`);
       }
       const undoneRows = rows.filter((r) => !notDone.some((n) => n.startsWith(r.kind === 'memory' ? `/memories/${r.path} ` : `${r.path} `)));
-      this.state = decide(this.state, undoneRows, 'undone');
-      for (const r of undoneRows) {
-        this.undone = this.undone.filter((u) => !(u.kind === r.kind && u.path === r.path));
-        this.undone.push({ kind: r.kind, path: r.path, change: r.change });
-      }
+      // Claude is told with the next message; a second undo of the same row says the latest.
+      const told = (this.state.untold ?? []).filter((u) => !undoneRows.some((r) => u.kind === r.kind && u.path === r.path));
+      told.push(...undoneRows.map((r) => ({ kind: r.kind, path: r.path, change: r.change })));
+      this.state = { ...decide(this.state, undoneRows, 'undone'), untold: told };
       this.hooks.onState();
       const what = rows.length === 1 ? displayPath(rows[0].kind, rows[0].path) : `${undoneRows.length} changes`;
       if (notDone.length > 0) return { ok: false, reason: `Not undone: ${notDone.join(', ')}.` };
@@ -409,6 +409,8 @@ export class ChangeSummary {
       });
       if (step.rel === FEATURES_FILE) flips = featureFlips(before, after);
     }
+    // By path, like the files (the plan lists removals first).
+    rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return { rows, flips };
   }
 

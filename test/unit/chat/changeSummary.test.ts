@@ -126,7 +126,7 @@ describe('change summary against its port (real git and memory engine)', () => {
     assert.equal(s.takeNote(), undefined);
   });
 
-  it('Keep clears a row and survives a reload of the chat (saved state → a new summary); a later change to it shows it again', async () => {
+  it('Keep and Undo survive a reload of the chat (saved state → a new summary), the note for Claude too; a later change to a kept file shows it again', async () => {
     const s = summary();
     await message(s, 'Fix the app');
     await answerChangesThings();
@@ -136,10 +136,15 @@ describe('change summary against its port (real git and memory engine)', () => {
     assert.ok(saves > savesBefore, 'a decision is saved with the chat');
     assert.equal(s.view?.files, 2);
     assert.equal(s.view?.kept, 1);
+    assert.equal((await s.undo('file', 'src/legacy.js')).ok, true);
     // The window reloads: the chat's saved state comes back into a new summary.
     const saved = JSON.parse(JSON.stringify(s.saved()));
     const again = summary();
     await again.restore(saved);
+    assert.equal(again.view?.undone, 1);
+    // What was undone before the reload is still told to Claude after it, once.
+    assert.match(again.takeNote() ?? '', /src\/legacy\.js: deleted since, brought back/);
+    assert.equal(again.takeNote(), undefined);
     assert.deepEqual(
       again.view?.rows.map((r) => r.path),
       s.view?.rows.map((r) => r.path),

@@ -124,6 +124,9 @@ describe('change summary model (pure)', () => {
     const state: SummaryState = { base: base(4), decisions: [{ kind: 'file', path: 'a.js', decision: 'kept', stamp: 'x' }] };
     assert.deepEqual(parseSummaryState(JSON.parse(JSON.stringify(state))), state);
     assert.deepEqual(parseSummaryState({ decisions: [] }), { decisions: [] });
+    const untold: SummaryState = { decisions: [], untold: [{ kind: 'memory', path: 'progress.md', change: 'created' }] };
+    assert.deepEqual(parseSummaryState(JSON.parse(JSON.stringify(untold))), untold);
+    assert.equal(parseSummaryState({ decisions: [], untold: [{ kind: 'file', path: 'a', change: 'renamed' }] }), undefined);
     for (const bad of [undefined, null, [], { decisions: [{ kind: 'dir', path: 'a', decision: 'kept', stamp: '' }] }, { decisions: [], base: { checkpoint: 'one' } }]) {
       assert.equal(parseSummaryState(bad), undefined, JSON.stringify(bad));
     }

@@ -52,6 +52,15 @@ export interface SummaryBase {
 export interface SummaryState {
   base?: SummaryBase;
   decisions: SummaryDecision[];
+  /** Rows undone since Claude's last turn: told with the next message (kept across a reload too). */
+  untold?: UndoneChange[];
+}
+
+/** A row undone from the summary, as Claude is told about it. */
+export interface UndoneChange {
+  kind: SummaryRowKind;
+  path: string;
+  change: SummaryChange;
 }
 
 /** One row of the summary as the webview draws it. */
@@ -115,7 +124,7 @@ export function openRows(observed: readonly ObservedChange[], decisions: readonl
  */
 export function afterCheckpoint(state: SummaryState, next: SummaryBase, open: number): SummaryState {
   if (state.base !== undefined && open > 0 && state.base.folder === next.folder) return state;
-  return { base: { ...next }, decisions: [] };
+  return { base: { ...next }, decisions: [], ...(state.untold !== undefined ? { untold: state.untold } : {}) };
 }
 
 /** Records Keep or Undo of `rows` (their stamps now); an earlier decision on the same row is replaced. */
@@ -213,7 +222,7 @@ export function stepsChanging(path: string, steps: readonly ReadonlySet<string>[
 }
 
 /** The note for Claude about rows undone from the summary since its last turn (undefined: none). */
-export function undoneChangesNote(undone: readonly { kind: SummaryRowKind; path: string; change: SummaryChange }[]): string | undefined {
+export function undoneChangesNote(undone: readonly UndoneChange[]): string | undefined {
   if (undone.length === 0) return undefined;
   const lines = undone.map((u) => {
     const name = u.kind === 'memory' ? `/memories/${u.path}` : u.path;
@@ -257,10 +266,20 @@ export function parseSummaryState(value: unknown): SummaryState | undefined {
     if (!isRecord(d) || !KINDS.has(d.kind) || typeof d.path !== 'string' || (d.decision !== 'kept' && d.decision !== 'undone') || typeof d.stamp !== 'string') return undefined;
     decisions.push({ kind: d.kind as SummaryRowKind, path: d.path, decision: d.decision, stamp: d.stamp });
   }
+  let untold: UndoneChange[] | undefined;
+  if (value.untold !== undefined) {
+    if (!Array.isArray(value.untold)) return undefined;
+    untold = [];
+    for (const u of value.untold) {
+      if (!isRecord(u) || !KINDS.has(u.kind) || typeof u.path !== 'string' || !CHANGES.has(u.change)) return undefined;
+      untold.push({ kind: u.kind as SummaryRowKind, path: u.path, change: u.change as SummaryChange });
+    }
+  }
+  const rest = untold === undefined ? { decisions } : { decisions, untold };
   const b = value.base;
-  if (b === undefined) return { decisions };
+  if (b === undefined) return rest;
   if (!isRecord(b) || !Number.isSafeInteger(b.checkpoint) || typeof b.folder !== 'string' || typeof b.entryId !== 'string' || typeof b.message !== 'string') return undefined;
-  return { base: { checkpoint: b.checkpoint as number, folder: b.folder, entryId: b.entryId, message: b.message }, decisions };
+  return { base: { checkpoint: b.checkpoint as number, folder: b.folder, entryId: b.entryId, message: b.message }, ...rest };
 }
 
 /** The view's shape, as the webview checks it (the extension made it; a mismatch fails loudly). */
