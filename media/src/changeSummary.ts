@@ -87,9 +87,10 @@ function reviewedLine(view: ChangeSummaryView): string | undefined {
 
 function rowOf(row: SummaryRow, view: ChangeSummaryView, host: ChangeSummaryHost): HTMLElement {
   const shown = row.kind === 'memory' ? `/memories/${row.path}` : row.path;
-  const slash = shown.lastIndexOf('/');
-  const name = shown.slice(slash + 1);
-  const dir = slash > 0 ? shown.slice(0, slash) : '';
+  // The name first; then its folder (for memory, within the store: the book icon says memory).
+  const slash = row.path.lastIndexOf('/');
+  const name = row.path.slice(slash + 1);
+  const dir = slash > 0 ? row.path.slice(0, slash) : '';
   const li = element('li', `cs-row cs-${row.change}`, undefined, { 'data-kind': row.kind, 'data-path': row.path });
   const what = row.change === 'created' ? 'created' : row.change === 'deleted' ? 'deleted' : 'changed';
   const post = (action: 'diff' | 'keep' | 'undo') => host.post({ type: 'summary', action, kind: row.kind, path: row.path });

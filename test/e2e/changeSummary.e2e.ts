@@ -106,7 +106,9 @@ suite('change summary above the composer (e2e)', function () {
     }
     const nameCut = await row('src/generated.js').locator('.cs-file').evaluate((el) => el.scrollWidth > el.clientWidth + 1);
     assert.strictEqual(nameCut, false, 'the file name is whole at 300 px');
-    await screenshot(page, 'change-summary');
+    await screenshot(page, 'change-summary-page-light');
+    // The summary and the composer under it, as the README shows them.
+    await chat.locator('footer.composer').screenshot({ path: path.join(screenshotsDir, 'change-summary.png') });
     await page.screenshot({ path: path.join(screenshotsDir, 'change-summary-300-light-crop.png'), clip: (await sidebar.boundingBox())! });
     for (const [theme, name, kind] of [['Dark Modern', 'dark', 'vscode-dark'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']] as const) {
       await again(() => switchTheme(page, theme));
