@@ -44,7 +44,7 @@ function content(view: ChangeSummaryView, host: ChangeSummaryHost): HTMLElement[
     title: `Changes since your message "${view.since}"`,
   });
   toggle.disabled = !open;
-  toggle.append(icon(folded ? 'chevron-right' : 'chevron-down'), element('span', 'cs-title', headline(view)));
+  toggle.append(icon(!open ? 'pass' : folded ? 'chevron-right' : 'chevron-down'), element('span', 'cs-title', headline(view)));
   toggle.addEventListener('click', () => host.setFolded(!host.isFolded()));
   head.append(toggle);
   if (open) {
