@@ -741,8 +741,9 @@ export class ChatController implements vscode.Disposable {
             if (entryId) this.edits.record(entryId, { folder: store.folder, path, before, after });
           }
           if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
-          // What the call changed shows in the summary while the answer goes on.
-          if (event.type === 'tool_end' && !event.is_error) void this.changes.refresh();
+          // What the call changed shows in the summary while the answer goes on (reads change nothing;
+          // a failed command may have written files all the same).
+          if (event.type === 'tool_end' && event.detail?.kind !== 'fileRead' && event.detail?.kind !== 'memoryRead') void this.changes.refresh();
         },
         abort.signal,
         { requireProgressEntry },
@@ -766,10 +767,11 @@ export class ChatController implements vscode.Disposable {
       if (this.abort === abort) this.abort = undefined;
       this.showProgress(false);
       this.changes.setRunning(false);
-      void this.changes.refresh();
       void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.chatRunning, false);
       // Every completed, stopped or failed send is saved before the send resolves.
       await this.saveNow();
+      // Then the summary is read once more (after the save: a reload right after the answer keeps it).
+      void this.changes.refresh();
     }
   }
 
