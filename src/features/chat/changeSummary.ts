@@ -60,8 +60,11 @@ export interface ChangeSummaryPort {
 export interface ChangeSummaryHooks {
   /** The view changed (undefined: nothing to show). */
   onView(view: ChangeSummaryView | undefined): void;
-  /** The state changed in a way the chat must save (a decision, a new base). */
-  onState(): void;
+  /**
+   * The state changed in a way the chat must save (a decision, a new base); resolves once saved.
+   * A Keep or Undo shows on the page only after it is saved, so a reload never forgets one shown.
+   */
+  onState(): Promise<void>;
   /** The checkpoints of the chat's user messages, oldest first (to find later steps). */
   messageCheckpoints(): number[];
 }
@@ -146,7 +149,7 @@ export class ChangeSummary {
       this.observed = [];
       this.flips = [];
       this.publish();
-      this.hooks.onState();
+      await this.hooks.onState();
     }
   }
 
@@ -154,7 +157,7 @@ export class ChangeSummary {
   rewound(checkpoint: number): Promise<void> {
     if (this.state.base !== undefined && checkpoint <= this.state.base.checkpoint) {
       this.state = EMPTY_SUMMARY_STATE;
-      this.hooks.onState();
+      void this.hooks.onState();
     }
     return this.refresh();
   }
@@ -176,20 +179,20 @@ export class ChangeSummary {
   }
 
   /** Keep: the row leaves the summary while its content stays as it is now. */
-  keep(kind: SummaryRowKind, path: string): SummaryOutcome {
+  async keep(kind: SummaryRowKind, path: string): Promise<SummaryOutcome> {
     const row = this.openRow(kind, path);
     if (!row) return { ok: false, reason: `${displayPath(kind, path)} is not in the change summary (any more).` };
     this.state = decide(this.state, [row], 'kept');
-    this.hooks.onState();
+    await this.hooks.onState();
     this.publish();
     return { ok: true, message: `Kept ${displayPath(kind, path)}` };
   }
 
-  keepAll(): SummaryOutcome {
+  async keepAll(): Promise<SummaryOutcome> {
     const rows = openRows(this.observed, this.state.decisions);
     if (rows.length === 0) return { ok: false, reason: 'There are no changes to keep.' };
     this.state = decide(this.state, rows, 'kept');
-    this.hooks.onState();
+    await this.hooks.onState();
     this.publish();
     return { ok: true, message: `Kept ${rows.length} ${rows.length === 1 ? 'change' : 'changes'}` };
   }
@@ -249,7 +252,7 @@ export class ChangeSummary {
     const note = undoneChangesNote(this.state.untold ?? []);
     if (note !== undefined) {
       this.state = { ...this.state, untold: [] };
-      this.hooks.onState();
+      void this.hooks.onState();
     }
     return note;
   }
@@ -329,7 +332,7 @@ export class ChangeSummary {
       const told = (this.state.untold ?? []).filter((u) => !undoneRows.some((r) => u.kind === r.kind && u.path === r.path));
       told.push(...undoneRows.map((r) => ({ kind: r.kind, path: r.path, change: r.change })));
       this.state = { ...decide(this.state, undoneRows, 'undone'), untold: told };
-      this.hooks.onState();
+      await this.hooks.onState();
       const what = rows.length === 1 ? displayPath(rows[0].kind, rows[0].path) : `${undoneRows.length} changes`;
       if (notDone.length > 0) return { ok: false, reason: `Not undone: ${notDone.join(', ')}.` };
       return { ok: true, message: `Undid ${what}; Claude is told with your next message` };

@@ -120,7 +120,7 @@ export async function runSummaryAction(services: ExtensionServices, summary: Cha
     if (row && (await openSummaryDiff(services, summary, row.kind, row.path))) return { ok: true, message: '' };
     outcome = { ok: false, reason: 'This change is no longer in the summary.' };
   } else if (action === 'keep') {
-    outcome = row ? summary.keep(row.kind, row.path) : summary.keepAll();
+    outcome = row ? await summary.keep(row.kind, row.path) : await summary.keepAll();
   } else {
     outcome = row ? await summary.undo(row.kind, row.path) : await summary.undoAll();
   }

@@ -45,7 +45,7 @@ describe('change summary against its port (real git and memory engine)', () => {
   const summary = (): ChangeSummary =>
     new ChangeSummary(port(), {
       onView: (view) => views.push(view),
-      onState: () => saves++,
+      onState: async () => void saves++,
       messageCheckpoints: () => checkpointsOfMessages,
     });
   /** A user message: its checkpoint is taken and handed to the summary. */
@@ -132,7 +132,7 @@ describe('change summary against its port (real git and memory engine)', () => {
     await answerChangesThings();
     await s.refresh();
     const savesBefore = saves;
-    assert.equal(s.keep('file', 'src/app.js').ok, true);
+    assert.equal((await s.keep('file', 'src/app.js')).ok, true);
     assert.ok(saves > savesBefore, 'a decision is saved with the chat');
     assert.equal(s.view?.files, 2);
     assert.equal(s.view?.kept, 1);
@@ -190,7 +190,7 @@ describe('change summary against its port (real git and memory engine)', () => {
     await message(s, 'Fix the app');
     await answerChangesThings();
     await s.refresh();
-    assert.equal(s.keep('memory', 'progress.md').ok, true);
+    assert.equal((await s.keep('memory', 'progress.md')).ok, true);
     const done = await s.undoAll();
     assert.equal(done.ok, true, JSON.stringify(done));
     assert.deepEqual(ws.read('src/app.js'), Buffer.from('const a = 1;\r\nconsole.log(a);\r\n'));
@@ -203,7 +203,7 @@ describe('change summary against its port (real git and memory engine)', () => {
     // The kept memory file stays as Claude wrote it.
     assert.ok(fs.existsSync(path.join(ws.folder, '.claude-memories', 'progress.md')));
     assert.deepEqual({ rows: s.view?.rows.length, kept: s.view?.kept, undone: s.view?.undone }, { rows: 0, kept: 1, undone: 4 });
-    assert.deepEqual(s.keepAll(), { ok: false, reason: 'There are no changes to keep.' });
+    assert.deepEqual(await s.keepAll(), { ok: false, reason: 'There are no changes to keep.' });
   });
 
   it('a rewind to the base or before ends the summary; a reset (another chat) shows nothing', async () => {
