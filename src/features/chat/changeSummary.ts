@@ -61,10 +61,11 @@ export interface ChangeSummaryHooks {
   /** The view changed (undefined: nothing to show). */
   onView(view: ChangeSummaryView | undefined): void;
   /**
-   * The state changed in a way the chat must save (a decision, a new base); resolves once saved.
-   * A Keep or Undo shows on the page only after it is saved, so a reload never forgets one shown.
+   * The state changed in a way the chat must save (a decision, a new base). `now`: saved at
+   * once, resolving when it is (a Keep or Undo shows on the page only after that, so a reload
+   * never forgets one shown); else with the chat's next regular save.
    */
-  onState(): Promise<void>;
+  onState(now: boolean): Promise<void>;
   /** The checkpoints of the chat's user messages, oldest first (to find later steps). */
   messageCheckpoints(): number[];
 }
@@ -149,7 +150,7 @@ export class ChangeSummary {
       this.observed = [];
       this.flips = [];
       this.publish();
-      await this.hooks.onState();
+      await this.hooks.onState(false);
     }
   }
 
@@ -157,7 +158,7 @@ export class ChangeSummary {
   rewound(checkpoint: number): Promise<void> {
     if (this.state.base !== undefined && checkpoint <= this.state.base.checkpoint) {
       this.state = EMPTY_SUMMARY_STATE;
-      void this.hooks.onState();
+      void this.hooks.onState(false);
     }
     return this.refresh();
   }
@@ -183,7 +184,7 @@ export class ChangeSummary {
     const row = this.openRow(kind, path);
     if (!row) return { ok: false, reason: `${displayPath(kind, path)} is not in the change summary (any more).` };
     this.state = decide(this.state, [row], 'kept');
-    await this.hooks.onState();
+    await this.hooks.onState(true);
     this.publish();
     return { ok: true, message: `Kept ${displayPath(kind, path)}` };
   }
@@ -192,7 +193,7 @@ export class ChangeSummary {
     const rows = openRows(this.observed, this.state.decisions);
     if (rows.length === 0) return { ok: false, reason: 'There are no changes to keep.' };
     this.state = decide(this.state, rows, 'kept');
-    await this.hooks.onState();
+    await this.hooks.onState(true);
     this.publish();
     return { ok: true, message: `Kept ${rows.length} ${rows.length === 1 ? 'change' : 'changes'}` };
   }
@@ -252,7 +253,7 @@ export class ChangeSummary {
     const note = undoneChangesNote(this.state.untold ?? []);
     if (note !== undefined) {
       this.state = { ...this.state, untold: [] };
-      void this.hooks.onState();
+      void this.hooks.onState(false);
     }
     return note;
   }
@@ -332,7 +333,7 @@ export class ChangeSummary {
       const told = (this.state.untold ?? []).filter((u) => !undoneRows.some((r) => u.kind === r.kind && u.path === r.path));
       told.push(...undoneRows.map((r) => ({ kind: r.kind, path: r.path, change: r.change })));
       this.state = { ...decide(this.state, undoneRows, 'undone'), untold: told };
-      await this.hooks.onState();
+      await this.hooks.onState(true);
       const what = rows.length === 1 ? displayPath(rows[0].kind, rows[0].path) : `${undoneRows.length} changes`;
       if (notDone.length > 0) return { ok: false, reason: `Not undone: ${notDone.join(', ')}.` };
       return { ok: true, message: `Undid ${what}; Claude is told with your next message` };

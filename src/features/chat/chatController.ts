@@ -197,7 +197,10 @@ export class ChatController implements vscode.Disposable {
     this.attachments = new ChatAttachments(env.pathOf);
     this.changes = new ChangeSummary(env.changeSummary ?? NO_SUMMARY_PORT, {
       onView: (changes) => this.emit([{ type: 'changes', changes }]),
-      onState: () => this.saveNow(),
+      onState: async (now) => {
+        if (now) await this.saveNow();
+        else this.scheduleSave();
+      },
       messageCheckpoints: () => this.transcript.snapshot().entries.flatMap((e) => (e.kind === 'user' && e.checkpoint !== undefined ? [e.checkpoint] : [])),
     });
     this.approver = new ChatApprover({
