@@ -25,6 +25,7 @@ import {
   type ExtensionToWebview,
 } from '../../src/features/chat/shared/protocol';
 import { focusWaitingCard, updateTypingHint, waitingCard } from './approvalFocus';
+import { drawChanges, SUMMARY_FOLDED } from './changeSummary';
 import { holdAnchor, nearEnd } from './following';
 import { PagedList } from './pages';
 import {
@@ -119,7 +120,7 @@ function drawSnapshot(snapshot: ChatSnapshot): void {
   dirty.clear();
   dirtyOutputs.clear();
   // A card's own keys ("e12", "e12/output") go with it.
-  for (const id of [...expanded]) if (!byEntryId.has(id.split('/')[0])) expanded.delete(id);
+  for (const id of [...expanded]) if (id !== SUMMARY_FOLDED && !byEntryId.has(id.split('/')[0])) expanded.delete(id);
   view.follow = view.restoreScroll?.follow ?? true;
   // Only what fills the view is drawn: where the reader was, else the end.
   list.reset(entries.map((e) => e.id), view.follow ? undefined : view.restoreScroll?.anchor?.id);
@@ -284,7 +285,11 @@ function handle(message: ExtensionToWebview): void {
   switch (message.type) {
     case 'snapshot':
       drawSnapshot(message.snapshot);
+      drawChanges(message.snapshot.changes);
       break;
+    case 'changes':
+      drawChanges(message.changes);
+      return;
     case 'entry':
       upsert(message.entry);
       break;

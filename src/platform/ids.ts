@@ -77,6 +77,8 @@ export const CONTEXT_KEYS = {
 export const URI_SCHEMES = {
   /** An earlier version of a memory file: `claude-memory-version:/<folder index>/<version>/<store path>`. */
   version: 'claude-memory-version',
+  /** A workspace file as a checkpoint holds it (the change summary's diffs): `claude-memory-checkpoint:/<folder index>/<checkpoint>/<path>`. */
+  checkpoint: 'claude-memory-checkpoint',
 } as const;
 
 /** contributes.mcpServerDefinitionProviders[].id: the workspace memory's MCP servers. */

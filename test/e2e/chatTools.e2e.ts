@@ -48,6 +48,22 @@ suite('chat workspace tools (e2e)', function () {
     mock.script([]);
   });
 
+  /**
+   * The chat's cards as they are now, in dark and High Contrast too (`<name>-dark.png`,
+   * `<name>-hc.png`: the side bar), then back to light. The light shot is the caller's.
+   */
+  const shootDarkAndHc = async (name: string): Promise<void> => {
+    const { page } = wb;
+    for (const [theme, suffix, kind] of [['Dark Modern', 'dark', 'vscode-dark'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']] as const) {
+      await again(() => switchTheme(page, theme));
+      // The webview takes the theme a moment after the workbench.
+      await chat.locator(`body.${kind}`).waitFor({ timeout: UI_TIMEOUT });
+      await page.screenshot({ path: path.join(screenshotsDir, `${name}-${suffix}.png`), clip: (await page.locator('.part.sidebar').boundingBox())! });
+    }
+    await again(() => switchTheme(page, 'Light Modern'));
+    await chat.locator('body.vscode-light').waitFor({ timeout: UI_TIMEOUT });
+  };
+
   test('a command waits for Allow on its card, runs, and shows its output there; an edit\'s card opens the diff and undoes it', async function () {
     mock.script([
       { content: [{ type: 'text', text: 'Let me run the tests first.' }, { type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
@@ -64,6 +80,7 @@ suite('chat workspace tools (e2e)', function () {
     assert.match((await command.locator('[data-action="allow-always"]').textContent()) ?? '', /Always allow "npm test" here/);
     assert.strictEqual(mock.requests.length, 1, 'Claude waits for the answer');
     await screenshot(page, 'chat-tools-approval-light');
+    await shootDarkAndHc('chat-tools-approval');
 
     await command.locator('[data-action="allow-once"]').click();
     await command.locator('.approval-once').waitFor({ timeout: 10_000 });
@@ -77,6 +94,7 @@ suite('chat workspace tools (e2e)', function () {
     assert.match((await asking.locator('.approval-question').textContent()) ?? '', /Apply this change to src\/todo\.js\? \(\+1 −1 lines\)/);
     assert.strictEqual(fs.readFileSync(todoFile, 'utf8').split('\n')[2], OLD, 'nothing is written before Accept');
     await screenshot(page, 'chat-tools-edit-ask-light');
+    await shootDarkAndHc('chat-tools-edit-ask');
     await asking.locator('[data-action="accept"]').click();
 
     const edit = chat.locator('.entry.tool:has(.tool-edit)');
@@ -88,6 +106,7 @@ suite('chat workspace tools (e2e)', function () {
     assert.strictEqual(fs.readFileSync(todoFile, 'utf8').split('\n')[2], NEW, 'the edit is on disk');
     assert.strictEqual((await edit.locator('.edit-size').textContent())?.trim(), '+1 −1');
     await screenshot(page, 'chat-tools-cards-light');
+    await shootDarkAndHc('chat-tools-cards');
 
     await edit.locator('[data-action="open-diff"]').click();
     await page.locator('.tabs-container .tab', { hasText: "src/todo.js: before ↔ after Claude's edit" }).first().waitFor({ timeout: 15_000 });

@@ -16,6 +16,7 @@
  * the CLI can share one repository.
  */
 import { decode, Git, GitError, literalPathspec } from './git';
+import { addLineCounts, parseRaw, type FileDelta } from './fileDeltas';
 import type { CheckpointMemory, MemoryStep } from './memoryRewind';
 import { mergeSkipped, parseNameStatus, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
 
@@ -149,6 +150,99 @@ export class CheckpointStore {
       await this.git.run(['read-tree', '-u', '--reset', plan.targetTree]);
       const memory = this.memory === undefined ? [] : await this.memory.apply(plan.memory);
       return { checkpointId: target.id, files: plan.files, notRestored: plan.notRestored, leftIgnored: plan.leftIgnored, memory, backup };
+    });
+  }
+
+  /**
+   * Every workspace file that differs between checkpoint `id` and now, with its +/− lines and
+   * its content id now (the chat's change summary).
+   */
+  filesSince(id: string | number): Promise<FileDelta[]> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const now = await this.snapshot();
+      return this.deltas(`${target.commit}^{tree}`, now.tree);
+    });
+  }
+
+  /**
+   * The paths that differ between checkpoint `from` and checkpoint `to` (undefined: now), so a
+   * caller can tell which messages' answers changed a file.
+   */
+  pathsChangedBetween(from: string | number, to: string | number | undefined): Promise<Set<string>> {
+    return this.serial(async () => {
+      const a = await this.getNow(from);
+      const b = to === undefined ? (await this.snapshot()).tree : `${(await this.getNow(to)).commit}^{tree}`;
+      return new Set((await this.diff(`${a.commit}^{tree}`, b)).map((f) => f.path));
+    });
+  }
+
+  /** A file's bytes in checkpoint `id`; undefined when it was not there (or not snapshotted). */
+  fileAt(id: string | number, path: string): Promise<Uint8Array | undefined> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const result = await this.git.run(['cat-file', 'blob', `${target.commit}:${path}`], { okCodes: [0, 1, 128] });
+      return result.code === 0 ? result.stdout : undefined;
+    });
+  }
+
+  /**
+   * Rewinds only `paths` (folder-relative) to checkpoint `id`, through the same plan as a whole
+   * rewind (files over the size limit and files ignored now are left as they are); nothing else
+   * in the folder and nothing in memory is touched. The state just before is recorded first as
+   * a checkpoint (`backup`).
+   */
+  rewindFiles(id: string | number, paths: readonly string[]): Promise<RewindResult> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const wanted = new Set(paths);
+      const shown = paths.length === 1 ? paths[0] : `${paths.length} files`;
+      const backup = await this.createNow({ kind: 'rewind', prompt: `Before undoing ${shown} to checkpoint ${target.id}` });
+      const nowTree = `${backup.commit}^{tree}`;
+      const plan = await this.planNow(target, { tree: nowTree, skipped: backup.skipped });
+      const files = plan.files.filter((f) => wanted.has(f.path));
+      const done: RewindResult = {
+        checkpointId: target.id,
+        files,
+        notRestored: plan.notRestored.filter((f) => wanted.has(f.path)),
+        leftIgnored: plan.leftIgnored.filter((p) => wanted.has(p)),
+        memory: [],
+        backup,
+      };
+      if (files.length === 0) return done;
+      // Now's tree with only these paths as the target has them (or without them).
+      const scratch = `${this.git.repo.gitDir}/rewind-index`;
+      await this.git.run(['read-tree', nowTree], { indexFile: scratch });
+      const entries = new Map<string, string>();
+      for (const record of await this.git.records(['ls-tree', '-z', '-r', plan.targetTree, '--', ...files.map((f) => literalPathspec(f.path))])) {
+        entries.set(record.slice(record.indexOf('\t') + 1), record);
+      }
+      const zero = '0'.repeat(40);
+      const lines = files.map((f) => entries.get(f.path) ?? `0 ${zero}\t${f.path}`);
+      await this.git.run(['update-index', '-z', '--index-info'], { indexFile: scratch, input: lines.join('\0') + '\0' });
+      const mixed = await this.git.text(['write-tree'], { indexFile: scratch });
+      // The index holds the snapshot of now (createNow): only these paths differ from `mixed`.
+      await this.git.run(['read-tree', '-u', '--reset', mixed]);
+      return done;
+    });
+  }
+
+  /** The memory files changed since checkpoint `id` (what a rewind of memory would do). */
+  memorySince(id: string | number): Promise<MemoryStep[]> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      return target.memoryVersion === undefined || this.memory === undefined ? [] : this.memory.plan(target.memoryVersion);
+    });
+  }
+
+  /** Brings only the memory files `rels` back to their state at checkpoint `id` (through history, as the user's versions). */
+  rewindMemory(id: string | number, rels: readonly string[]): Promise<MemoryStep[]> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      if (target.memoryVersion === undefined || this.memory === undefined) return [];
+      const wanted = new Set(rels);
+      const steps = (await this.memory.plan(target.memoryVersion)).filter((s) => wanted.has(s.rel));
+      return this.memory.apply(steps);
     });
   }
 
@@ -306,6 +400,15 @@ export class CheckpointStore {
     const lines = paths.map((p) => current.get(p) ?? `0 ${zero}\t${p}`);
     await this.git.run(['update-index', '-z', '--index-info'], { indexFile: scratch, input: lines.join('\0') + '\0' });
     return this.git.text(['write-tree'], { indexFile: scratch });
+  }
+
+  private async deltas(from: string, to: string): Promise<FileDelta[]> {
+    const files = parseRaw(await this.git.records(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]));
+    if (files.length === 0) return files;
+    // --text: the repository's attributes mark every file -diff (no conversions), which would
+    // hide every line count; binary files are found by their NUL bytes instead.
+    const patch = decode((await this.git.run(['diff-tree', '-r', '-p', '--text', '-U0', '--no-renames', '--no-color', from, to])).stdout);
+    return addLineCounts(files, patch);
   }
 
   private async diff(from: string, to: string): Promise<FileChange[]> {

@@ -4,3 +4,4 @@ export { CheckpointMemory, planMemoryRewind, type CheckpointMemoryEngine, type M
 export { Git, GitError, CHECKPOINT_ATTRIBUTES, type GitCall, type GitResult, type GitRunner, type CheckpointRepository } from './git';
 export { parseNameStatus, mergeSkipped, planSummary, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
 export { rewindNote } from './messages';
+export { addLineCounts, parseRaw, type FileDelta } from './fileDeltas';

@@ -13,6 +13,7 @@ import type { ApprovalRequest, CardDecision } from '../../core/agent/tools';
 import type { ChatSummary } from '../../core/session/chatArchive';
 import type { ChatAuthor } from './chatMemory';
 import type { ChatApprover } from './chatApprover';
+import type { ChangeSummary } from './changeSummary';
 import { ChatAttachments } from './chatAttachments';
 import type { UndoResult } from './chatEdits';
 import type { ChatFolderResult } from './chatFolders';
@@ -47,6 +48,8 @@ export class ChatController implements ChatDisposable {
   /** The last conversation, restored from Chat History on start-up; sends wait for it. */
   readonly restored: Promise<void>;
   private readonly parts: ChatParts;
+  /** "What changed, at a glance" above the composer (changeSummary.ts). */
+  readonly changes: ChangeSummary;
   private readonly subscriptions: ChatDisposable[] = [];
 
   constructor(private readonly env: ChatEnvironment) {
@@ -62,6 +65,7 @@ export class ChatController implements ChatDisposable {
       newChat: () => this.newChat(),
     });
     this.approver = this.parts.approvals.approver;
+    this.changes = this.parts.changes;
     this.onDidChangeFolder = this.parts.folders.onDidChangeFolder;
     this.onDidChangeWaiting = this.parts.approvals.onDidChangeWaiting;
     this.refreshAvailability();
@@ -141,12 +145,17 @@ export class ChatController implements ChatDisposable {
   }
 
   snapshot(): ChatSnapshot {
-    return this.transcript.snapshot();
+    return this.withChanges(this.transcript.snapshot());
   }
 
   /** What a view is sent when it opens: old cards' outputs folded (ChatTranscript.viewSnapshot). */
   viewSnapshot(): ChatSnapshot {
-    return this.transcript.viewSnapshot();
+    return this.withChanges(this.transcript.viewSnapshot());
+  }
+
+  private withChanges(snapshot: ChatSnapshot): ChatSnapshot {
+    const changes = this.changes.view;
+    return changes === undefined ? snapshot : { ...snapshot, changes };
   }
 
   /** A folded card's Show Output: the card is sent again with its output. */

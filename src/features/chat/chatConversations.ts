@@ -10,6 +10,7 @@ import type { ChatEnvironment } from './chatPort';
 import type { ChatPersistence } from './chatPersistence';
 import type { ChatFolders } from './chatFolders';
 import type { ChatSessions } from './chatSessions';
+import type { SummaryState } from './shared/changeSummary';
 
 export interface ChatConversationsHooks {
   readonly transcript: ChatTranscript;
@@ -24,6 +25,8 @@ export interface ChatConversationsHooks {
   denyAll(): void;
   /** Drops what the other parts keep of the conversation on screen (its rows stay until replaced). */
   forgetConversation(): void;
+  /** A saved chat is shown again: its change summary comes back with it. */
+  summaryRestored(state: SummaryState | undefined): void;
 }
 
 export class ChatConversations {
@@ -152,6 +155,7 @@ export class ChatConversations {
     const history = restoreHistory(stored.history);
     this.hooks.sessions.restore(sameFolder && history && history.length > 0 ? history : undefined);
     this.hooks.emit(transcript.restore(stored.transcript));
+    this.hooks.summaryRestored(stored.transcript.changes);
     this.hooks.emit(transcript.setPendingKey(false));
     if (!sameFolder) {
       this.hooks.emit(transcript.notice(`This conversation was about the memory of "${stored.folderName}", which is not open: Claude starts the next message without it.`));

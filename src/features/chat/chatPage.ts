@@ -8,7 +8,8 @@ import type { CardDecision } from '../../core/agent/tools';
 import type { Logger } from '../../platform/logger';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './chatHtml';
-import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type StarterAction, type WebviewToExtension } from './shared/protocol';
+import type { SummaryRowKind } from './shared/changeSummary';
+import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type StarterAction, type SummaryAction, type WebviewToExtension } from './shared/protocol';
 
 /** What the webview's buttons do; implemented by registerChat so the commands share the code. */
 export interface ChatActions {
@@ -39,6 +40,8 @@ export interface ChatActions {
   openFile(entryId: string): Promise<void>;
   /** The empty chat's starter actions. */
   starter(action: StarterAction): void;
+  /** A change summary row's Open Diff, Keep, Undo; without a row: Keep All, Undo All. */
+  summary(action: SummaryAction, row: { kind: SummaryRowKind; path: string } | undefined): Promise<void>;
 }
 
 type Handlers = { [K in Exclude<WebviewToExtension['type'], 'ready'>]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -71,6 +74,8 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     unfoldOutput: (m) => actions.unfoldOutput(m.entryId),
     openFile: (m) => actions.openFile(m.entryId),
     starter: (m) => actions.starter(m.action),
+    summary: (m) => actions.summary(m.action, { kind: m.kind, path: m.path }),
+    summaryAll: (m) => actions.summary(m.action, undefined),
   };
   return async (raw) => {
     const message = parseWebviewMessage(raw);

@@ -3,6 +3,7 @@
  * gets the port (ChatEnvironment) and the few calls it needs of the others.
  */
 import type { ChatAttachments } from './chatAttachments';
+import { ChangeSummary, type ChangeSummaryPort } from './changeSummary';
 import { ChatApprovals } from './chatApprovals';
 import { ChatConversations } from './chatConversations';
 import { ChatFolders } from './chatFolders';
@@ -33,6 +34,8 @@ export interface ChatParts {
   readonly rewinds: ChatRewinds;
   readonly conversations: ChatConversations;
   readonly progress: ChatProgress;
+  /** "What changed, at a glance" above the composer (changeSummary.ts). */
+  readonly changes: ChangeSummary;
   /** Stops a running answer, refuses open questions and waits until the send is over. */
   settle(): Promise<void>;
   /** Drops everything that belongs to the conversation on screen (its rows stay until replaced). */
@@ -57,6 +60,12 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     isRunning: () => runner.isRunning,
     history: () => sessions.history,
     sessionFolder: () => sessions.folder,
+    summaryState: () => changes.saved(),
+  });
+  const changes = new ChangeSummary(env.changeSummary ?? NO_SUMMARY_PORT, {
+    onView: (view) => emit([{ type: 'changes', changes: view }]),
+    onState: async (now) => (now ? persistence.saveNow() : persistence.scheduleSave()),
+    messageCheckpoints: () => transcript.snapshot().entries.flatMap((e) => (e.kind === 'user' && e.checkpoint !== undefined ? [e.checkpoint] : [])),
   });
   const approvals = new ChatApprovals(env, {
     transcript,
@@ -77,6 +86,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     currentStore: () => folders.currentStore(),
     chatId: () => persistence.chatId,
     saveNow: () => persistence.saveNow(),
+    changes,
   });
   const runner: ChatSendRunner = new ChatSendRunner(env, {
     transcript,
@@ -90,11 +100,15 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     disabled: () => folders.disabled(),
     currentStore: () => folders.currentStore(),
     sessionFor: (store) => sessions.sessionFor(store),
-    takeNote: () => rewinds.takeNote(),
+    takeNote: () => [rewinds.takeNote(), changes.takeNote()].filter((n) => n !== undefined).join('\n\n') || undefined,
     recordCheckpoint: (folder, text) => rewinds.recordCheckpoint(folder, text),
     countTurn: (store, title) => persistence.countTurn(store, title),
-    saveNow: () => persistence.saveNow(),
+    // The answer's last save; then the summary is read once more (a reload right after keeps it).
+    saveNow: () => persistence.saveNow().then(() => void changes.refresh()),
     newChat: () => base.newChat(),
+    running: (on) => changes.setRunning(on),
+    // Reads change nothing; a failed command may have written files all the same.
+    toolEnded: (event) => void (event.detail?.kind !== 'fileRead' && event.detail?.kind !== 'memoryRead' && changes.refresh()),
   });
   const settle = async (): Promise<void> => {
     runner.stop();
@@ -111,6 +125,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     rewinds.forgetUndoneEdits();
     folders.toolFolders.clear();
     persistence.forget();
+    changes.reset();
   };
   const conversations = new ChatConversations(env, {
     transcript,
@@ -122,6 +137,15 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     settle,
     denyAll: () => approvals.denyAll(),
     forgetConversation,
+    summaryRestored: (state) => void changes.restore(state),
   });
-  return { runner, sessions, approvals, persistence, folders, rewinds, conversations, progress, settle, forgetConversation };
+  return { runner, sessions, approvals, persistence, folders, rewinds, conversations, progress, changes, settle, forgetConversation };
 }
+
+/** Without a port (tests' environments): no checkpoints, so no summary. */
+const NO_SUMMARY_PORT: ChangeSummaryPort = {
+  checkpoints: () => undefined,
+  memory: () => undefined,
+  confirm: async () => false,
+  log: { info: () => undefined, warn: () => undefined },
+};

@@ -12,6 +12,7 @@ import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages
 import type { ChatAuthor } from './chatMemory';
 import { parseSavedConversation, type ChatPatch, type ChatTranscript, type SavedConversation } from './chatTranscript';
 import type { ChatEnvironment, ChatStore } from './chatPort';
+import type { SummaryState } from './shared/changeSummary';
 
 /**
  * Size cap of a saved chat's API history, in characters of JSON: Claude continues a reopened chat
@@ -42,6 +43,8 @@ export interface ChatPersistenceHooks {
   /** The conversation Claude would continue, and the folder of its session (ChatSessions). */
   history(): readonly BetaMessageParam[];
   sessionFolder(): string | undefined;
+  /** The change summary's state, saved with the chat. */
+  summaryState(): SummaryState | undefined;
 }
 
 export class ChatPersistence {
@@ -143,7 +146,7 @@ export class ChatPersistence {
       clearTimeout(this.saveTimer);
       this.saveTimer = undefined;
     }
-    const transcript = this.hooks.transcript.saved();
+    const transcript: SavedConversation = { ...this.hooks.transcript.saved(), changes: this.hooks.summaryState() };
     if (transcript.entries.length === 0) return;
     const history = this.hooks.history();
     const folder = this.hooks.sessionFolder() ?? chat.folder;

@@ -16,6 +16,7 @@ import type { WorkspaceTools } from '../../platform/workspaceTools';
 import type { ChatAuthor } from './chatMemory';
 import type { Attachment, PathNamer } from './chatAttachments';
 import type { ChatEdits } from './chatEdits';
+import type { ChangeSummaryPort } from './changeSummary';
 import type { SavedConversation } from './chatTranscript';
 import type { KeyState } from './shared/protocol';
 
@@ -74,6 +75,8 @@ export interface ChatEnvironment {
   compactionInstructions?(): Promise<string | undefined>;
   /** The folder's checkpoints (src/core/checkpoints); undefined where git cannot reach the folder. */
   checkpoints?(folder: vscode.WorkspaceFolder): Promise<CheckpointStore> | undefined;
+  /** What the change summary above the composer works through (changeSummaryUi.ts); undefined: no summary. */
+  readonly changeSummary?: ChangeSummaryPort;
   /** The open workspace folder whose Uri string is `uri`; undefined when it is not open. */
   folderOf(uri: string): vscode.WorkspaceFolder | undefined;
   /** How the tools name `folder` (editor cards name files relative to it). */

@@ -6,6 +6,7 @@
 import { undoneEditsNote, type UndoneEdit } from '../../core/workspace/messages';
 import { rewindNote, type CheckpointStore, type RewindPlan } from '../../core/checkpoints';
 import type { UndoResult } from './chatEdits';
+import type { ChangeSummary } from './changeSummary';
 import type { ChatPatch, ChatTranscript } from './chatTranscript';
 import type { ChatEnvironment, ChatFolder, ChatStore, EditLedger } from './chatPort';
 
@@ -24,6 +25,8 @@ export interface ChatRewindsHooks {
   /** The id of the conversation on screen (a checkpoint names it). */
   chatId(): string | undefined;
   saveNow(): Promise<void>;
+  /** The change summary: what an undo, a checkpoint or a rewind changes in it. */
+  readonly changes: Pick<ChangeSummary, 'refresh' | 'rewound' | 'checkpointTaken'>;
 }
 
 export class ChatRewinds {
@@ -45,6 +48,7 @@ export class ChatRewinds {
     const result = await this.hooks.edits.undo(entryId);
     if (result.ok) {
       this.hooks.emit(this.hooks.transcript.markUndone(entryId));
+      void this.hooks.changes.refresh();
       // Claude is told with the next message; a later undo of the same file says the latest state.
       if (edit) {
         this.undoneEdits = this.undoneEdits.filter((u) => u.path !== edit.path);
@@ -88,6 +92,8 @@ export class ChatRewinds {
       const patches = this.hooks.transcript.setCheckpoint(checkpoint.id);
       for (const p of patches) if (p.type === 'entry') this.checkpointFolders.set(p.entry.id, folder);
       this.hooks.emit(patches);
+      const entry = patches.find((p) => p.type === 'entry');
+      if (entry?.type === 'entry') await this.hooks.changes.checkpointTaken(folder.uri.toString(), checkpoint.id, entry.entry.id, text);
     } catch (error) {
       this.env.log.warn(`no checkpoint for this message: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -137,6 +143,7 @@ export class ChatRewinds {
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };
     }
     this.hooks.emit(this.hooks.transcript.markRewound(entryId, rewoundLine(result)));
+    void this.hooks.changes.rewound(found.id);
     this.rewoundNote = rewindNote(found.text, result);
     // Edits undone from cards before the rewind are part of what the rewind note says.
     this.undoneEdits = [];

@@ -5,7 +5,7 @@
  * of ChatController.
  */
 import type { AgentSession } from '../../core/agent/session';
-import type { AgentOutcome } from '../../core/agent/events';
+import type { AgentEvent, AgentOutcome } from '../../core/agent/events';
 import type { ChatAttachments } from './chatAttachments';
 import { SendQueue } from './sendQueue';
 import type { ChatPatch, ChatTranscript, PromptView } from './chatTranscript';
@@ -59,6 +59,9 @@ export interface ChatSendRunnerHooks {
   /** A message is sent (ChatPersistence.countTurn). */
   countTurn(store: ChatStore, title: string): void;
   saveNow(): Promise<void>;
+  /** An answer starts or ends, and a tool call in it ended: for the change summary. */
+  running(on: boolean): void;
+  toolEnded(event: Extract<AgentEvent, { type: 'tool_end' }>): void;
   /** Sets the current conversation aside (`SendOptions.fresh`). */
   newChat(): Promise<void>;
 }
@@ -255,6 +258,7 @@ export class ChatSendRunner {
       transcript.setWorkspaceFolder(this.env.folderInfo(store.folder, this.env.settings().memoryFolder));
       this.hooks.emit(transcript.begin(text, this.env.settings().model, view));
       this.hooks.progress.show(true);
+      this.hooks.running(true);
       // The checkpoint of the files and memory as they are before Claude reads this message.
       if (view.show !== false) await this.hooks.recordCheckpoint(store.folder, text);
       const outcome = await agent.send(
@@ -269,6 +273,7 @@ export class ChatSendRunner {
             if (entryId) this.hooks.edits.record(entryId, { folder: store.folder, path, before, after });
           }
           if (event.type === 'tool_end' && event.touched) this.env.memoryTouched(store, event.touched);
+          if (event.type === 'tool_end') this.hooks.toolEnded(event);
         },
         abort.signal,
         { requireProgressEntry },
@@ -291,6 +296,7 @@ export class ChatSendRunner {
     } finally {
       if (this.abort === abort) this.abort = undefined;
       this.hooks.progress.show(false);
+      this.hooks.running(false);
       this.env.setRunning(false);
       // Every completed, stopped or failed send is saved before the send resolves.
       await this.hooks.saveNow();

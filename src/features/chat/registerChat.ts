@@ -23,6 +23,7 @@ import { parseSavedConversation, savedConversationRows } from './chatTranscript'
 import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './shared/protocol';
 import { ChatAttention } from './chatAttention';
+import { changeSummaryPort, registerCheckpointDocuments, runSummaryAction } from './changeSummaryUi';
 
 const OPEN_CHAT = 'Open Chat';
 
@@ -84,9 +85,11 @@ export interface ChatPrompts {
 
 export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts): { api: ChatApi; feature: ChatFeature } {
   const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation, undefined, savedConversationRows);
-  const env = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
+  const base = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
+  const checkpoints = (folder: vscode.WorkspaceFolder) => base.checkpoints?.(folder);
+  const env: ChatEnvironment = { ...base, changeSummary: changeSummaryPort(services, checkpoints, (message, detail, label) => prompts.confirm(message, detail, label)) };
   const controller = new ChatController(env);
-  const actions = chatActions(controller, env, prompts);
+  const actions = chatActions(controller, env, prompts, services);
   const route = chatMessageRouter(actions, env.log);
   const provider = new ChatViewProvider(context.extensionUri, controller, route, env.log);
   const panel = new ChatPanel(context.extensionUri, controller, route, env.log);
@@ -125,6 +128,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     controller,
     provider,
     panel,
+    registerCheckpointDocuments(checkpoints),
     changed,
     ...followActiveEditor(controller),
     controller.onPatch((patch) => {
@@ -190,7 +194,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
   return { api, feature };
 }
 
-function chatActions(controller: ChatController, env: ChatEnvironment, prompts: ChatPrompts): ChatActions {
+function chatActions(controller: ChatController, env: ChatEnvironment, prompts: ChatPrompts, services: ExtensionServices): ChatActions {
   return {
     send: (text) => void controller.send(text).then(explainRefusal),
     stop: () => controller.stop(),
@@ -220,6 +224,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
       const command = { initialize: COMMANDS.initialize, resume: COMMANDS.resume, addFile: COMMANDS.chatAddFile }[action];
       void vscode.commands.executeCommand(command);
     },
+    summary: async (action, row) => void (await runSummaryAction(services, controller.changes, action, row)),
   };
 }
 

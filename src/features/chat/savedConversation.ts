@@ -1,5 +1,6 @@
 /** A conversation as Chat History stores it: its shape, its chunked rows, reading it back, and a reload's interruption. */
 import type { RowSplitter } from '../../core/session/chatArchive';
+import { parseSummaryState, type SummaryState } from './shared/changeSummary';
 import { isEntry, type ChatEntry, type TokenUsage } from './shared/protocol';
 import { INTERRUPTED_CARD } from './transcriptWords';
 
@@ -11,6 +12,8 @@ export interface SavedConversation {
   costUsd: number | undefined;
   /** Saved while an answer ran: its model and its usage so far (restore ends it as stopped). */
   send?: { model: string; usage: TokenUsage; requests: number };
+  /** The change summary's base and the rows kept or undone (shared/changeSummary.ts). */
+  changes?: SummaryState;
 }
 
 function isUsage(value: unknown): value is TokenUsage {
@@ -31,6 +34,7 @@ export function parseSavedConversation(value: unknown): SavedConversation | unde
   const v = value as Record<string, unknown>;
   if (!Array.isArray(v.entries) || !v.entries.every((e) => isEntry(e) && /^e\d+$/.test(e.id)) || !isUsage(v.totals) || typeof v.requests !== 'number') return undefined;
   const send = v.send as Record<string, unknown> | undefined;
+  const changes = parseSummaryState(v.changes);
   const validSend = typeof send === 'object' && send !== null && typeof send.model === 'string' && isUsage(send.usage) && typeof send.requests === 'number';
   return {
     entries: v.entries as ChatEntry[],
@@ -38,6 +42,7 @@ export function parseSavedConversation(value: unknown): SavedConversation | unde
     requests: v.requests,
     costUsd: typeof v.costUsd === 'number' ? v.costUsd : undefined,
     ...(validSend ? { send: { model: send.model as string, usage: send.usage as TokenUsage, requests: send.requests as number } } : {}),
+    ...(changes !== undefined ? { changes } : {}),
   };
 }
 

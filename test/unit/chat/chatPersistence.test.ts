@@ -4,6 +4,7 @@ import { STATE_KEYS } from '../../../src/platform/ids';
 import { ChatPersistence, MAX_SAVED_HISTORY_CHARS } from '../../../src/features/chat/chatPersistence';
 import { ChatTranscript, type ChatPatch } from '../../../src/features/chat/chatTranscript';
 import { chatArchive, fakeFolder, fakeMemento, fakePort, memoryBlobs, type FakePort } from './fakeChatPort';
+import type { SummaryState } from '../../../src/features/chat/shared/changeSummary';
 
 const history: BetaMessageParam[] = [
   { role: 'user', content: 'hello' },
@@ -13,13 +14,14 @@ const history: BetaMessageParam[] = [
 function rig(port: FakePort = fakePort()) {
   const transcript = new ChatTranscript();
   const patches: ChatPatch[] = [];
-  const state = { running: false, history: history as readonly BetaMessageParam[], folder: undefined as string | undefined };
+  const state = { running: false, history: history as readonly BetaMessageParam[], folder: undefined as string | undefined, summary: undefined as SummaryState | undefined };
   const persistence = new ChatPersistence(port, {
     transcript,
     emit: (p) => void patches.push(...p),
     isRunning: () => state.running,
     history: () => state.history,
     sessionFolder: () => state.folder,
+    summaryState: () => state.summary,
   });
   return { persistence, transcript, patches, state, port };
 }
@@ -52,6 +54,10 @@ describe('chat persistence (Chat History saves)', () => {
     assert.deepEqual(saved?.history, history);
     assert.deepEqual(saved?.transcript.entries.map((e) => e.kind), r.transcript.saved().entries.map((e) => e.kind));
     assert.equal(saved?.running, undefined);
+    assert.equal(saved?.transcript.changes, undefined, 'no change summary yet');
+    r.state.summary = { base: { folder: store.folder.uri.toString(), checkpoint: 3, entryId: 'e1', message: 'hello there' }, decisions: [{ kind: 'file', path: 'src/a.ts', decision: 'kept', stamp: 's1' }] };
+    await r.persistence.saveNow();
+    assert.deepEqual((await r.port.archive.load(id))?.transcript.changes, r.state.summary, 'the change summary is saved with the chat');
     r.persistence.countTurn(store, 'second');
     assert.deepEqual(r.persistence.author(), { name: 'chat', session: id, turn: 2, title: 'hello there' }, 'the same chat, its second message');
   });

@@ -29,7 +29,7 @@ function rig(port: FakePort = fakePort()) {
   const transcript = new ChatTranscript();
   const edits = new FakeEdits();
   const patches: ChatPatch[] = [];
-  const state = { answering: false, saves: 0 };
+  const state = { answering: false, saves: 0, summary: [] as string[] };
   const checkpoints = fakeCheckpoints();
   port.checkpointStore = checkpoints;
   const rewinds = new ChatRewinds(port, {
@@ -41,6 +41,11 @@ function rig(port: FakePort = fakePort()) {
     currentStore: () => port.store(undefined),
     chatId: () => 'chat-1',
     saveNow: async () => void (state.saves += 1),
+    changes: {
+      refresh: async () => void state.summary.push('refresh'),
+      rewound: async (checkpoint) => void state.summary.push(`rewound ${checkpoint}`),
+      checkpointTaken: async (_folder, checkpoint, entryId, text) => void state.summary.push(`checkpoint ${checkpoint} ${entryId} ${text}`),
+    },
   });
   return { rewinds, transcript, edits, patches, state, checkpoints, port };
 }
@@ -61,6 +66,7 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
     assert.deepEqual(r.checkpoints.created, [{ prompt: 'first', session: 'chat-1' }]);
     const user = r.transcript.snapshot().entries.find((e) => e.id === id);
     assert.equal(user?.kind === 'user' && user.checkpoint, 1);
+    assert.deepEqual(r.state.summary, [`checkpoint 1 ${id} first`], 'the change summary hears of it');
   });
 
   it('a failed checkpoint is logged and does not stand in the way', async () => {
@@ -81,6 +87,7 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
     const done = await r.rewinds.rewind(id);
     assert.equal(done.ok, true);
     assert.deepEqual(r.checkpoints.rewound, [1]);
+    assert.equal(r.state.summary.at(-1), 'rewound 1');
     const user = r.transcript.snapshot().entries.find((e) => e.id === id);
     assert.equal(user?.kind === 'user' && user.rewoundHere, 'Rewound to before this message: 1 file and 1 memory file changed back.');
     assert.deepEqual(r.patches.filter((p) => p.type === 'draft'), [{ type: 'draft', text: 'refactor a.ts', reason: 'Rewound: your message is back here to edit and send again.' }]);
@@ -108,8 +115,10 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
     r.edits.undoResult = { ok: false, reason: 'src/new.ts changed since.' };
     assert.deepEqual(await r.rewinds.undoEdit(card), { ok: false, reason: 'src/new.ts changed since.' });
     assert.equal(r.rewinds.takeNote(), undefined);
+    assert.deepEqual(r.state.summary, [], 'a failed undo changes nothing to summarise');
     r.edits.undoResult = { ok: true };
     assert.deepEqual(await r.rewinds.undoEdit(card), { ok: true });
+    assert.deepEqual(r.state.summary, ['refresh'], 'the change summary reads the undone file again');
     const entry = r.transcript.snapshot().entries.find((e) => e.id === card);
     assert.equal(entry?.kind === 'tool' && entry.edit?.undone, true);
     assert.match(r.rewinds.takeNote() ?? '', /- src\/new\.ts: the file you created was removed\./);

@@ -46,6 +46,9 @@ function answers(text: string, outcome = ok()): Answer {
 }
 
 interface Rig {
+  /** What the change summary was told: answers starting and ending, tool calls ending. */
+  running: boolean[];
+  toolsEnded: string[];
   runner: ChatSendRunner;
   port: FakePort;
   agent: FakeAgent;
@@ -67,7 +70,7 @@ function rig(answer: Answer = answers('Hello.')): Rig {
   const edits = new FakeEdits();
   const attachments = new ChatAttachments(port.pathOf);
   const agent = new FakeAgent(answer);
-  const r = { port, agent, transcript, patches: [] as ChatPatch[], edits, attachments, saves: 0, turns: [] as string[], checkpoints: [] as string[], note: undefined as string | undefined, disabled: undefined as { reason: string } | undefined, newChats: 0 } as Rig;
+  const r = { port, agent, transcript, patches: [] as ChatPatch[], edits, attachments, saves: 0, turns: [] as string[], checkpoints: [] as string[], note: undefined as string | undefined, disabled: undefined as { reason: string } | undefined, newChats: 0, running: [] as boolean[], toolsEnded: [] as string[] } as Rig;
   const store = port.store(undefined)!;
   const hooks: ChatSendRunnerHooks = {
     transcript,
@@ -89,6 +92,8 @@ function rig(answer: Answer = answers('Hello.')): Rig {
     recordCheckpoint: async (_folder, text) => void r.checkpoints.push(text),
     countTurn: (_store, title) => void r.turns.push(title),
     saveNow: async () => void (r.saves += 1),
+    running: (on) => void r.running.push(on),
+    toolEnded: (event) => void r.toolsEnded.push(event.id),
     newChat: async () => {
       r.newChats += 1;
       r.patches.push(...transcript.clear());
@@ -111,6 +116,7 @@ describe('chat send runner', () => {
     assert.equal(answer?.kind === 'assistant' && answer.markdown, 'Hello.');
     assert.deepEqual(r.port.runningContext, [true, false]);
     assert.deepEqual(r.port.progress, { started: 1, ended: 1 });
+    assert.deepEqual(r.running, [true, false], 'the change summary knows the answer ran');
     assert.equal(r.saves, 1, 'saved before the send resolves');
     assert.deepEqual(r.turns, ['What is in memory?'], 'the turn is counted, titled after the message');
     assert.deepEqual(r.checkpoints, ['What is in memory?'], 'a checkpoint before Claude reads it');
@@ -240,6 +246,7 @@ describe('chat send runner', () => {
     const card = r.transcript.snapshot().entries.find((e) => e.kind === 'tool');
     assert.ok(card);
     assert.deepEqual(r.edits.get(card.id), { folder: r.port.folders[0], path: 'src/a.ts', before: 'a', after: 'b' });
+    assert.deepEqual(r.toolsEnded, ['toolu_1'], 'the change summary hears of the finished call');
   });
 
   it('a Resume send asks the session once for the progress entry; a fresh send starts a new chat first', async () => {

@@ -7,6 +7,7 @@
  * The checks of both directions and the limits of what the webview may send are in protocolCheck.ts,
  * re-exported here.
  */
+import type { ChangeSummaryView, SummaryRowKind } from './changeSummary';
 
 /** Token counts of one model request (same fields as the API's usage). */
 export interface TokenUsage {
@@ -226,7 +227,12 @@ export interface QueuedMessage {
 export interface ChatSnapshot {
   entries: ChatEntry[];
   status: ChatStatus;
+  /** The change summary above the composer (shared/changeSummary.ts); undefined: nothing to show. */
+  changes?: ChangeSummaryView;
 }
+
+/** A change summary row's buttons, and Keep All / Undo All (`path` absent). */
+export type SummaryAction = 'keep' | 'undo' | 'diff';
 
 export type ExtensionToWebview =
   /** The whole conversation: the answer to `ready`, and after "New chat". */
@@ -242,7 +248,9 @@ export type ExtensionToWebview =
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
   | { type: 'focusInput' }
   /** Queued messages that will not be sent (their conversation was replaced): back into the input, with why. */
-  | { type: 'draft'; text: string; reason: string };
+  | { type: 'draft'; text: string; reason: string }
+  /** The change summary changed (undefined: nothing to show). */
+  | { type: 'changes'; changes?: ChangeSummaryView };
 
 export type WebviewToExtension =
   | { type: 'ready' }
@@ -279,7 +287,11 @@ export type WebviewToExtension =
   /** A workspace file card's link: opens the card's file (at the lines it read). */
   | { type: 'openFile'; entryId: string }
   /** A starter action of the empty chat: Initialize, Resume Session, Add File. */
-  | { type: 'starter'; action: StarterAction };
+  | { type: 'starter'; action: StarterAction }
+  /** A change summary row's Open Diff, Keep or Undo. */
+  | { type: 'summary'; action: SummaryAction; kind: SummaryRowKind; path: string }
+  /** The change summary's Keep All / Undo All. */
+  | { type: 'summaryAll'; action: 'keep' | 'undo' };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 

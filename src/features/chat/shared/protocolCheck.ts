@@ -3,6 +3,7 @@
  * input, validated before the extension acts on it; what the extension posts is checked for shape
  * by the webview. The limits of what the webview may send are here too.
  */
+import { isSummaryPath, isSummaryView } from './changeSummary';
 import type { ChatEntry, ChatEntryKind, ChatStatus, CodeAction, ExtensionToWebview, WebviewToExtension } from './protocol';
 
 /** Longest prompt the webview may send; anything longer is refused, not truncated. */
@@ -55,6 +56,15 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const action = value.action;
     return action === 'initialize' || action === 'resume' || action === 'addFile' ? { type, action } : undefined;
   }
+  if (type === 'summary') {
+    const { action, kind, path } = value;
+    if ((action !== 'keep' && action !== 'undo' && action !== 'diff') || (kind !== 'file' && kind !== 'memory') || !isSummaryPath(path)) return undefined;
+    return { type, action, kind, path };
+  }
+  if (type === 'summaryAll') {
+    const action = value.action;
+    return action === 'keep' || action === 'undo' ? { type, action } : undefined;
+  }
   if (type === 'removeAttachment') {
     return isEntryId(value.id) ? { type, id: value.id } : undefined;
   }
@@ -104,6 +114,7 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'snapshot': {
       const s = value.snapshot;
       if (!isRecord(s) || !Array.isArray(s.entries) || !s.entries.every(isEntry) || !isStatus(s.status)) return undefined;
+      if (s.changes !== undefined && !isSummaryView(s.changes)) return undefined;
       return value as ExtensionToWebview;
     }
     case 'entry':
@@ -119,6 +130,8 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
       return { type: 'focusInput' };
     case 'draft':
       return typeof value.text === 'string' && typeof value.reason === 'string' ? (value as ExtensionToWebview) : undefined;
+    case 'changes':
+      return value.changes === undefined || isSummaryView(value.changes) ? (value as ExtensionToWebview) : undefined;
     default:
       return undefined;
   }
