@@ -9,9 +9,9 @@
  * brings the stores, the modal question and the log, so unit tests drive it with their own.
  * The model (scope, Keep, the view) is pure: shared/changeSummary.ts.
  */
-import type { FileDelta, MemoryStep, RewindResult } from '../../core/checkpoints';
 import type { HistoryEntry } from '../../core/memory/history/types';
 import { changeRows } from './shared/changeRows';
+import type { ChangeSummaryHooks, ChangeSummaryPort, SummaryCheckpoints, SummaryDiffSides, SummaryOutcome } from './changeSummaryPort';
 import {
   afterCheckpoint,
   decide,
@@ -29,60 +29,7 @@ import {
   type SummaryState,
 } from './shared/changeSummary';
 
-/** What the summary needs of a folder's checkpoint store (CheckpointStore has it). */
-export interface SummaryCheckpoints {
-  get(id: number): Promise<{ id: number; memoryVersion?: number }>;
-  filesSince(id: number): Promise<FileDelta[]>;
-  pathsChangedBetween(from: number, to: number | undefined): Promise<Set<string>>;
-  memorySince(id: number): Promise<MemoryStep[]>;
-  rewindFiles(id: number, paths: readonly string[]): Promise<RewindResult>;
-  rewindMemory(id: number, rels: readonly string[]): Promise<MemoryStep[]>;
-}
-
-/** What the summary reads of a folder's memory store. */
-export interface SummaryMemory {
-  history(): Promise<readonly HistoryEntry[]>;
-  /** A version's text; undefined when history no longer has it. */
-  versionText(version: number): Promise<string | undefined>;
-  /** The file's text now; undefined when it does not exist. */
-  currentText(rel: string): Promise<string | undefined>;
-}
-
-export interface ChangeSummaryPort {
-  /** The checkpoint store of the folder (a Uri string); undefined where there is none. */
-  checkpoints(folder: string): Promise<SummaryCheckpoints> | undefined;
-  memory(folder: string): SummaryMemory | undefined;
-  /** A modal yes/no; true only for `confirmLabel`. */
-  confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;
-  log: { info(message: string): void; warn(message: string): void };
-}
-
-export interface ChangeSummaryHooks {
-  /** The view changed (undefined: nothing to show). */
-  onView(view: ChangeSummaryView | undefined): void;
-  /**
-   * The state changed in a way the chat must save (a decision, a new base). `now`: saved at
-   * once, resolving when it is (a Keep or Undo shows on the page only after that, so a reload
-   * never forgets one shown); else with the chat's next regular save.
-   */
-  onState(now: boolean): Promise<void>;
-  /** The checkpoints of the chat's user messages, oldest first (to find later steps). */
-  messageCheckpoints(): number[];
-}
-
-/** `cancelled`: the user said no (nothing to report). */
-export type SummaryOutcome = { ok: true; message: string } | { ok: false; reason: string; cancelled?: true };
-
-/** Where a row's "before" side is: the base checkpoint's bytes, or the memory version then. */
-export interface SummaryDiffSides {
-  folder: string;
-  kind: SummaryRowKind;
-  path: string;
-  checkpoint: number;
-  /** For a memory row: the version at the base (undefined: the file did not exist). */
-  version?: number;
-  change: ObservedChange['change'];
-}
+export type { ChangeSummaryHooks, ChangeSummaryPort, SummaryCheckpoints, SummaryDiffSides, SummaryMemory, SummaryOutcome } from './changeSummaryPort';
 
 export class ChangeSummary {
   private state: SummaryState = EMPTY_SUMMARY_STATE;

@@ -4,67 +4,14 @@
  * failed send offers Retry, and each answer's events become the transcript's patches. Moved out
  * of ChatController.
  */
-import type { AgentSession } from '../../core/agent/session';
-import type { AgentEvent, AgentOutcome } from '../../core/agent/events';
-import type { ChatAttachments } from './chatAttachments';
 import { SendQueue } from './sendQueue';
-import type { ChatPatch, ChatTranscript, PromptView } from './chatTranscript';
-import type { ChatEnvironment, ChatFolder, ChatStore, EditLedger } from './chatPort';
-import type { ToolEntryFolders } from './toolEntryFolders';
-import type { ChatProgress } from './chatProgress';
+import type { PromptView } from './chatTranscript';
+import type { ChatEnvironment, ChatFolder } from './chatPort';
 
-/** How a prompt is sent: as a chip (built-in prompts), and whether it starts a fresh conversation. */
-export interface SendOptions {
-  label?: string;
-  fresh?: boolean;
-  /** A Resume session: Claude is reminded once to append its progress.md entry before it stops. */
-  resume?: boolean;
-}
+import { CONTINUE_PROMPT, type ChatSendResult, type ChatSendRunnerHooks, type QueuedSend, type SendOptions } from './chatSendTypes';
 
-export type ChatSendResult =
-  /** `pending`: the message is shown and waits for an API key; it is sent once one is set. */
-  | { started: false; reason: string; pending?: boolean }
-  | { started: true; outcome: AgentOutcome };
-
-/** A message waiting for its turn (SendQueue); `cancelled` says why it will not be sent. */
-interface QueuedSend {
-  id: string;
-  text: string;
-  view: PromptView;
-  attachments: ReturnType<ChatAttachments['take']>;
-  cancelled?: string;
-}
-
-// After a failure with at least one complete model turn the prompt is already in the session's
-// history, so Retry must not send it again: it asks Claude to go on instead.
-export const CONTINUE_PROMPT = 'Please continue where you left off.';
-
-export interface ChatSendRunnerHooks {
-  readonly transcript: ChatTranscript;
-  readonly attachments: ChatAttachments;
-  readonly edits: EditLedger;
-  readonly toolFolders: ToolEntryFolders<ChatFolder>;
-  readonly progress: ChatProgress;
-  emit(patches: ChatPatch[]): void;
-  /** Resolves once the last conversation is restored after start-up, and once a New Chat, reopen or delete under way is over. */
-  restored(): Promise<void>;
-  switching(): Promise<unknown>;
-  /** Why the chat cannot send now (ChatFolders.disabled). */
-  disabled(): { reason: string } | undefined;
-  currentStore(): ChatStore | undefined;
-  sessionFor(store: ChatStore): Promise<AgentSession>;
-  /** The rewind and undone edits Claude has not been told about yet (ChatRewinds.takeNote). */
-  takeNote(): string | undefined;
-  recordCheckpoint(folder: ChatFolder, text: string): Promise<void>;
-  /** A message is sent (ChatPersistence.countTurn). */
-  countTurn(store: ChatStore, title: string): void;
-  saveNow(): Promise<void>;
-  /** An answer starts or ends, and a tool call in it ended: for the change summary. */
-  running(on: boolean): void;
-  toolEnded(event: Extract<AgentEvent, { type: 'tool_end' }>): void;
-  /** Sets the current conversation aside (`SendOptions.fresh`). */
-  newChat(): Promise<void>;
-}
+export type { ChatSendResult, ChatSendRunnerHooks, SendOptions } from './chatSendTypes';
+export { CONTINUE_PROMPT } from './chatSendTypes';
 
 export class ChatSendRunner {
   /** The next send is a Resume session's routine (SendOptions.resume). */
