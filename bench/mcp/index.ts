@@ -17,7 +17,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SHARED_TOOL_NAME } from '../../src/core/memory/sharedTool';
 import type { MemoryCommandInput } from '../../src/core/memory/types';
-import { freshDir, median, table } from '../engine/measure';
+import { freshDir, median, runPass, table } from '../engine/measure';
+import { bareTarget } from '../engine/targets';
 import { CLI_PATH, measureProcessRun } from '../engine/processRun';
 import { describeWorkload, generateWorkload } from '../engine/workload';
 
@@ -82,10 +83,14 @@ export async function run(): Promise<void> {
   console.log(`\nmcp: ${opCount.toLocaleString('en-US')} mixed memory operations, one server process per pass, median of ${reps} passes`);
   console.log(`  mix: ${describeWorkload(ops)}`);
 
-  const times = { exec: [] as number[], execEmpty: [] as number[], sequential: [] as number[], pipelined: [] as number[] };
+  const times = { bare: [] as number[], exec: [] as number[], execEmpty: [] as number[], sequential: [] as number[], pipelined: [] as number[] };
   const errors = { exec: 0, sequential: 0, pipelined: 0 };
   for (let rep = 0; rep < reps; rep++) {
     // Interleaved so that machine noise spreads over all of them alike.
+    // What the file system itself allows: the same I/O with bare fs calls, in this process.
+    const bareDir = freshDir('mcp-bare');
+    times.bare.push((await runPass(bareTarget, jsonl, bareDir)).ms);
+    fs.rmSync(bareDir, { recursive: true, force: true });
     const exec = await measureProcessRun(jsonl);
     const empty = await measureProcessRun('');
     if (!exec || !empty || exec.exitCode !== 0) throw new Error('the exec baseline did not run');
@@ -105,6 +110,7 @@ export async function run(): Promise<void> {
     table(
       ['path', 'median ms', 'calls/s', 'vs exec', 'is_error results'],
       [
+        ['bare fs, in-process: the same I/O, no checks, history or transport (ceiling)', median(times.bare).toFixed(0), perSecond(median(times.bare)), (execNet / median(times.bare)).toFixed(2), '-'],
         ['exec: JSON Lines, one process (baseline, startup excluded)', execNet.toFixed(0), perSecond(execNet), '1.00', errors.exec],
         ['mcp: tools/call, one at a time (round trips)', median(times.sequential).toFixed(0), perSecond(median(times.sequential)), (execNet / median(times.sequential)).toFixed(2), errors.sequential],
         ['mcp: tools/call, all sent at once (pipelined)', median(times.pipelined).toFixed(0), perSecond(median(times.pipelined)), (execNet / median(times.pipelined)).toFixed(2), errors.pipelined],
@@ -114,6 +120,8 @@ export async function run(): Promise<void> {
   console.log('  (the same workload, so is_error counts must agree: the expected refusals of the mix)');
   const sequentialPerSecond = (opCount / median(times.sequential)) * 1000;
   console.log(`  mcp sequential = ${Math.round(sequentialPerSecond).toLocaleString('en-US')} calls/s  (goal >= ${GOAL_SEQUENTIAL_PER_SECOND.toLocaleString('en-US')}: ${sequentialPerSecond >= GOAL_SEQUENTIAL_PER_SECOND ? 'met' : 'MISSED'})`);
+  const barePerSecond = (opCount / median(times.bare)) * 1000;
+  console.log(`  the goal against bare fs in this run: ${(GOAL_SEQUENTIAL_PER_SECOND / barePerSecond).toFixed(2)}x of what bare fs calls do (mcp sequential = ${(sequentialPerSecond / barePerSecond).toFixed(2)}x bare fs)`);
 
   // The production bundles (minified, as `npm run package` builds them), next to dist's development ones.
   const minified = await buildMinifiedCli();

@@ -1,25 +1,40 @@
 // `claude-memory`: the headless CLI over the same core as the extension (bundled to dist/cli.js).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { CLI_NAME, MAIN_USAGE, oneLine, readVersion } from './args';
+import { requireWithCodeCache } from './codeCache';
 
 type Command = (argv: string[]) => Promise<number>;
 
-// Each command loads what it needs when it runs: `mcp` the MCP SDK, `run` the Anthropic SDK and
-// the shell parser (through the agent and the bash tool), both from their own bundles; `exec`
-// neither, so it starts fast; and the store commands run their modules' code (the engine, the
-// secret rules) only when one of them is the command.
+// Each command loads what it needs when it runs, from its own bundle: `mcp` the MCP SDK, `run` the
+// Anthropic SDK and the shell parser (through the agent and the bash tool), the store commands
+// (exec and the rest) the engine and the secret rules; this entry is only the dispatcher.
 // `require`, not `import()`: the bundles are CommonJS, and a dynamic import goes through Node's
 // ESM loader, which first scans the whole megabyte of a CommonJS file for its export names
 // (cjs-module-lexer) before running it: about a third of `mcp`'s start.
 /* eslint-disable @typescript-eslint/no-require-imports */
-const mcpCommand: Command = async (argv) => (require('./mcp/command') as typeof import('./mcp/command')).mcpCommand(argv);
+const mcpCommand: Command = async (argv) =>
+  ((bundled('cli-mcp.js') ?? require('./mcp/command')) as typeof import('./mcp/command')).mcpCommand(argv);
+// Plain `require` for `run` (a long task, where the start hardly counts): a dynamic import in its
+// sandbox runtime's proxy fails when the bundle is compiled by vm.Script.
 const runCommand: Command = async (argv) => (require('./run') as typeof import('./run')).runCommand(argv);
-const execCommand: Command = (argv) => (require('./exec') as typeof import('./exec')).execCommand(argv);
-const historyCommand: Command = (argv) => (require('./history') as typeof import('./history')).historyCommand(argv);
-const restoreCommand: Command = (argv) => (require('./restore') as typeof import('./restore')).restoreCommand(argv);
-const expireCommand: Command = (argv) => (require('./expire') as typeof import('./expire')).expireCommand(argv);
-const checkpointsCommand: Command = (argv) => (require('./checkpoints') as typeof import('./checkpoints')).checkpointsCommand(argv);
-const rewindCommand: Command = (argv) => (require('./checkpoints') as typeof import('./checkpoints')).rewindCommand(argv);
+const storeCommands = () => (bundled('cli-store.js') ?? require('./storeCommands')) as typeof import('./storeCommands');
+const execCommand: Command = (argv) => storeCommands().execCommand(argv);
+const historyCommand: Command = (argv) => storeCommands().historyCommand(argv);
+const restoreCommand: Command = (argv) => storeCommands().restoreCommand(argv);
+const expireCommand: Command = (argv) => storeCommands().expireCommand(argv);
+const checkpointsCommand: Command = (argv) => storeCommands().checkpointsCommand(argv);
+const rewindCommand: Command = (argv) => storeCommands().rewindCommand(argv);
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+/**
+ * In the bundled CLI, the sibling bundle loaded through the V8 code cache (codeCache.ts: its second
+ * start skips the compile); undefined when running from the compiled sources (tests).
+ */
+function bundled(file: string): unknown {
+  const bundle = path.join(__dirname, file);
+  return fs.existsSync(bundle) ? requireWithCodeCache(bundle) : undefined;
+}
 
 const COMMANDS: Readonly<Record<string, Command>> = {
   exec: execCommand,

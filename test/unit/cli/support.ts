@@ -18,7 +18,7 @@ export async function bundleCli(outfile: string): Promise<void> {
   // The sandbox runtime finds its vendored helpers relative to its own module: point it at the
   // installed package (npm run build copies them next to dist/cli.js instead).
   const sandboxModule = JSON.stringify(pathToFileURL(path.join(REPO, 'node_modules/@anthropic-ai/sandbox-runtime/dist/sandbox/index.js')).href);
-  // The three bundles side by side (cli.js requires cli-run.js and cli-mcp.js from its folder).
+  // The four bundles side by side (cli.js loads cli-store.js, cli-run.js and cli-mcp.js from its folder).
   for (const options of cliBuilds(REPO, path.dirname(outfile))) {
     await esbuild.build({ ...options, ...(options.outfile?.endsWith(`${path.sep}cli.js`) ? { outfile } : {}), define: { ...options.define, 'import.meta.url': sandboxModule }, logLevel: 'silent' });
   }
