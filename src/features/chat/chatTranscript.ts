@@ -154,6 +154,20 @@ export class ChatTranscript extends TranscriptAnswer {
   }
 
   /**
+   * Marks the edit cards of the files the change summary undid: every card since user message
+   * `from` (the summary's base) whose file is one of `paths`, as its own Undo would.
+   */
+  markFilesUndone(paths: readonly string[], from: string): ChatPatch[] {
+    const start = this.entries.findIndex((e) => e.id === from);
+    if (start < 0 || paths.length === 0) return [];
+    const undone = new Set(paths);
+    return this.entries
+      .slice(start)
+      .filter((e) => e.kind === 'tool' && e.edit !== undefined && !e.edit.undone && undone.has(e.edit.path))
+      .flatMap((e) => this.markUndone(e.id));
+  }
+
+  /**
    * Buttons that lead on from the last message (Initialize's draft). `onAnswer`: on the last text
    * of the last answer when there is one; else (or when it has none) on a line of their own that
    * says `note`.
