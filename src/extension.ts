@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const changeFeed = changes.register(context, services, prompts);
   const { api: chat, feature: chatParts } = chatFeature.register(context, services, prompts);
   beforeExit = () => chatParts.controller.flush();
-  const multiSession = session.register(context, services);
+  const multiSession = session.register(context, services, chat);
   const agentAccess = agents.register(context, services, () => chat.folder());
   const expiry = expiryFeature.register(context, services, tree, prompts);
 

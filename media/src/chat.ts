@@ -27,6 +27,7 @@ import {
 import { focusWaitingCard, updateTypingHint, waitingCard } from './approvalFocus';
 import { drawChanges, SUMMARY_FOLDED } from './changeSummary';
 import { holdAnchor, nearEnd } from './following';
+import { redrawFollowUps } from './followUps';
 import { PagedList } from './pages';
 import {
   bannerEl,
@@ -76,6 +77,7 @@ const callbacks: EntryCallbacks = {
   },
   openMemory: (entryId, path) => vscode.postMessage({ type: 'openMemory', entryId, path }),
   action: (action) => vscode.postMessage({ type: action }),
+  followUp: (entryId, action) => vscode.postMessage({ type: 'followUp', entryId, action }),
   code: (action, code, language) => vscode.postMessage({ type: 'code', action, code, ...(language ? { language } : {}) }),
   isExpanded: (id) => expanded.has(id),
   setExpanded: (id, open) => {
@@ -160,6 +162,7 @@ function upsert(entry: ChatEntry): void {
     if (known.kind === 'assistant' && entry.kind === 'assistant' && old.querySelector('.markdown')?.hasChildNodes()) {
       dirty.delete(entry.id);
       updateAssistant(old, entry.markdown, entry.streaming, callbacks);
+      redrawFollowUps(old, entry, callbacks.followUp);
       // Kept in place, so the rewind mark (media/src/rewind.ts) is set here.
       old.classList.toggle('rewound', entry.rewound === true);
       return;

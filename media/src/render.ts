@@ -3,11 +3,12 @@
  * markdown becomes HTML, through renderMarkdown (marked, then DOMPurify). Tool cards are drawn by
  * toolCard.ts (with cardApproval.ts, cardChange.ts and cardButtons.ts).
  */
-import type { ChatEntry, CodeAction, ErrorAction, NoticeAction, WebviewToExtension } from '../../src/features/chat/shared/protocol';
+import type { ChatEntry, CodeAction, ErrorAction, FollowUpAction, NoticeAction, WebviewToExtension } from '../../src/features/chat/shared/protocol';
 
 export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' | 'rewind' }>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
+import { followUpBar } from './followUps';
 import { formatUsageDetails, formatUsageLine } from './format';
 import { IncrementalMarkdown } from './markdown';
 import { decorateRewind } from './rewind';
@@ -23,6 +24,8 @@ export interface EntryCallbacks {
   /** Opens a tool card's path; `entryId` tells the extension which folder's memory it is in. */
   openMemory(entryId: string, path: string): void;
   action(action: ErrorAction | NoticeAction): void;
+  /** A follow-up button under message `entryId` (followUps.ts). */
+  followUp(entryId: string, action: FollowUpAction): void;
   code(action: CodeAction, code: string, language: string | undefined): void;
   /** Whether a card (or a prompt chip) is expanded; kept outside the DOM so updates keep it. */
   isExpanded(id: string): boolean;
@@ -38,7 +41,10 @@ export const ACTION_LABELS: Record<ErrorAction | NoticeAction, { icon: string; t
 };
 
 export function renderEntry(entry: ChatEntry, callbacks: EntryCallbacks): HTMLElement {
-  return decorateRewind(entry, renderRow(entry, callbacks), callbacks.card);
+  const row = renderRow(entry, callbacks);
+  const followUps = followUpBar(entry, callbacks.followUp);
+  if (followUps) row.append(followUps);
+  return decorateRewind(entry, row, callbacks.card);
 }
 
 function renderRow(entry: ChatEntry, callbacks: EntryCallbacks): HTMLElement {

@@ -122,6 +122,10 @@ suite('change summary above the composer (e2e)', function () {
     await row('src/todo.js').locator('[data-action="summary-undo"]').click();
     await untilChat(chat, summary.locator('.cs-title', { hasText: '2 files changed · 2 memory files · 1 feature' }), 'the summary after Undo', { timeout: 30_000 });
     assert.deepStrictEqual(fs.readFileSync(todoPath), todoBefore, 'todo.js byte for byte as before the message');
+    // The edit card of todo.js says so too, as after its own Undo (no Undo left on it).
+    const todoCard = chat.locator('.entry.tool', { has: chat.locator('.tool-edit') }).filter({ hasText: 'todo.js' }).first();
+    await untilChat(chat, todoCard.locator('.edit-undone'), 'the todo.js card marked undone', { timeout: 30_000 });
+    assert.strictEqual(await todoCard.locator('[data-action="undo"]').count(), 0, 'the card offers no Undo any more');
     assert.ok(fs.existsSync(path.join(ws, 'src', 'generated.js')));
     // Keep clears a row and changes nothing on disk.
     await row('src/generated.js').locator('[data-action="summary-keep"]').click();
@@ -139,6 +143,7 @@ suite('change summary above the composer (e2e)', function () {
     await untilChat(chat, again2.locator('.cs-title', { hasText: '1 file changed · 2 memory files · 1 feature' }), 'the summary after the reload', { timeout: UI_TIMEOUT });
     assert.deepStrictEqual(await again2.locator('.cs-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-path'))), rowsBefore);
     assert.strictEqual((await again2.locator('.cs-reviewed').textContent())?.trim(), '1 kept · 1 undone');
+    await untilChat(chat, chat.locator('.entry.tool', { has: chat.locator('.edit-undone') }).filter({ hasText: 'todo.js' }).first(), 'the todo.js card still undone after the reload', { timeout: UI_TIMEOUT });
 
     // Undo All: the deleted file comes back, the memory file goes, the checklist is as it was.
     await again2.locator('[data-action="cs-undo-all"]').click();

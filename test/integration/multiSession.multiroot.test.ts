@@ -65,6 +65,8 @@ suite('multi-session in a multi-root workspace', () => {
     // The second folder's empty checklist was there to replace: the chat worked in its memory.
     assert.ok(toolResults(mock.requests[1]).every((r) => !r.is_error), `the draft was accepted: ${JSON.stringify(toolResults(mock.requests[1]))}`);
     assert.strictEqual(api.chat.folder()?.uri.toString(), second.folder.uri.toString());
+    const answer = api.chat.snapshot().entries.filter((e) => e.kind === 'assistant').at(-1);
+    assert.deepStrictEqual(answer?.kind === 'assistant' && answer.followUps, { folder: second.folder.name, actions: ['reviewFeatures', 'resume'] }, 'the buttons act in the second folder');
     const features = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(second.rootUri, 'features.json')))) as { id: string }[];
     assert.deepStrictEqual(features.map((f) => f.id), ['F001', 'F002']);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(first.rootUri, 'features.json'))), 'nothing in the first folder');

@@ -267,7 +267,16 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.ok(toolResults(server.requests[3]).every((r) => !r.is_error), 'the progress append was accepted');
     assert.deepStrictEqual(features(await read('features.json')).map((f) => f.id), ['F001', 'F002']);
     assert.match(await read('progress.md'), /- none yet: the initializer conversation with Claude drafts them\.[\s\S]*## Drafted checklist\n/);
-    // Then the checklist is shown to the user.
+    // The chat stays in front: the next steps are buttons on Claude's last message, not a jump
+    // to the Features view and an editor over it.
+    const entries = api.chat.snapshot().entries;
+    const last = entries.filter((e) => e.kind === 'assistant').at(-1);
+    assert.ok(last?.kind === 'assistant' && last.markdown === 'I drafted 2 features.', 'the last message is Claude\'s');
+    assert.deepStrictEqual(last.followUps, { folder: vscode.workspace.workspaceFolders![0].name, actions: ['reviewFeatures', 'resume'] });
+    assert.ok(!entries.some((e) => e.kind === 'notice' && e.followUps), 'no second line with buttons');
+    assert.notStrictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri('features.json').toString(), 'features.json is not forced open');
+    // "Review features.json" opens the checklist.
+    await api.chat.receiveWebviewMessage({ type: 'followUp', entryId: last.id, action: 'reviewFeatures' });
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), uri('features.json').toString());
     await headerSays('0 / 2 passing');
   });
@@ -285,6 +294,11 @@ suite('multi-session: initialize, Features view, resume', () => {
     assert.strictEqual(result?.draft?.message, "Claude's draft added no features. The draft was cut off at max_tokens before Claude finished (see the chat).");
     const error = api.chat.snapshot().entries.find((e) => e.kind === 'error');
     assert.ok(error && error.kind === 'error' && /cut off at max_tokens/.test(error.message), 'the chat shows the cut-off as an error');
+    // Nothing to resume yet: only "Review features.json", on a line that says what happened.
+    const line = api.chat.snapshot().entries.at(-1);
+    assert.ok(line?.kind === 'notice', `the chat ends with a notice: ${JSON.stringify(line)}`);
+    assert.strictEqual(line.text, `${result?.draft?.message} Add features to features.json, or ask Claude here to draft them.`);
+    assert.deepStrictEqual(line.followUps?.actions, ['reviewFeatures']);
   });
 
   test('Initialize with a Claude draft that Claude refuses says so', async () => {

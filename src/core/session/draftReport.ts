@@ -27,6 +27,17 @@ export function reportDraft(before: string | undefined, after: string | undefine
   return { added, finished, message: `${whatChanged(added, after)}${whyStopped(run)}` };
 }
 
+/**
+ * What comes after a draft, in the chat: a draft that finished and added features leads on to
+ * reviewing them and resuming the session (its buttons go on Claude's last text; `note` is the
+ * line shown when the answer had none). Otherwise Resume has nothing to work on yet: only the
+ * review, on a line that says what happened and what to do.
+ */
+export function draftNextSteps(draft: DraftReport): { resume: boolean; note: string } {
+  if (draft.finished && draft.added > 0) return { resume: true, note: `${draft.message} Review features.json, then resume the session to start working.` };
+  return { resume: false, note: `${draft.message} Add features to features.json, or ask Claude here to draft them.` };
+}
+
 function addedFeatures(before: string | undefined, after: string | undefined): number {
   const ids = (text: string | undefined): string[] | undefined => {
     if (text === undefined) return undefined;

@@ -279,7 +279,11 @@ export class ChangeSummary {
       // Claude is told with the next message; a second undo of the same row says the latest.
       const told = (this.state.untold ?? []).filter((u) => !undoneRows.some((r) => u.kind === r.kind && u.path === r.path));
       told.push(...undoneRows.map((r) => ({ kind: r.kind, path: r.path, change: r.change })));
+      const from = this.state.base?.entryId;
       this.state = { ...decide(this.state, undoneRows, 'undone'), untold: told };
+      const undoneFiles = undoneRows.filter((r) => r.kind === 'file').map((r) => r.path);
+      // The cards before the save, so the chat saved with the decision shows them undone too.
+      if (from !== undefined && undoneFiles.length > 0) this.hooks.filesUndone?.(undoneFiles, from);
       await this.hooks.onState(true);
       const what = rows.length === 1 ? displayPath(rows[0].kind, rows[0].path) : `${undoneRows.length} changes`;
       if (notDone.length > 0) return { ok: false, reason: `Not undone: ${notDone.join(', ')}.` };

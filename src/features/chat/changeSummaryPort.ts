@@ -46,6 +46,11 @@ export interface ChangeSummaryHooks {
   onState(now: boolean): Promise<void>;
   /** The checkpoints of the chat's user messages, oldest first (to find later steps). */
   messageCheckpoints(): number[];
+  /**
+   * Files the summary undid (folder-relative paths), since user message `from` (the base's): their
+   * edit cards show as undone, as after their own Undo.
+   */
+  filesUndone?(paths: string[], from: string): void;
 }
 
 /** `cancelled`: the user said no (nothing to report). */

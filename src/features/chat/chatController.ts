@@ -22,7 +22,7 @@ import type { RewindOutcome } from './chatRewinds';
 import type { ChatSendResult, SendOptions } from './chatSendRunner';
 import { createChatParts, type ChatParts } from './chatParts';
 import { ChatTranscript, type ChatPatch } from './chatTranscript';
-import type { ChatSnapshot } from './shared/protocol';
+import type { ChatSnapshot, FollowUpAction } from './shared/protocol';
 import type { EntryStoreLookup } from './toolEntryFolders';
 
 export type { ChatEnvironment, ChatStore } from './chatPort';
@@ -202,6 +202,18 @@ export class ChatController implements ChatDisposable {
    */
   send(prompt: string, options: SendOptions = {}): Promise<ChatSendResult> {
     return this.parts.runner.send(prompt, options);
+  }
+
+  /**
+   * Buttons that lead on from the conversation's last message, acting in `folder` (Initialize's
+   * draft: ChatTranscript.followUps places them). False, and nothing shown, when they would not
+   * belong to that conversation: an answer runs, or the chat works in another folder now.
+   */
+  addFollowUps(folder: ChatUri, actions: FollowUpAction[], note: string, onAnswer: boolean): boolean {
+    const store = this.currentStore();
+    if (this.isRunning || actions.length === 0 || store?.folder.uri.toString() !== folder.toString()) return false;
+    this.emit(this.transcript.followUps({ folder: store.folder.name, actions }, note, onAnswer));
+    return true;
   }
 
   /** Sends the last prompt again (or asks Claude to continue when part of the answer was kept). */

@@ -9,7 +9,7 @@ import type { Logger } from '../../platform/logger';
 import type { ChatController } from './chatController';
 import { buildChatHtml } from './chatHtml';
 import type { SummaryRowKind } from './shared/changeSummary';
-import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type StarterAction, type SummaryAction, type WebviewToExtension } from './shared/protocol';
+import { parseWebviewMessage, type CodeAction, type ExtensionToWebview, type FollowUpAction, type StarterAction, type SummaryAction, type WebviewToExtension } from './shared/protocol';
 
 /** What the webview's buttons do; implemented by registerChat so the commands share the code. */
 export interface ChatActions {
@@ -42,6 +42,8 @@ export interface ChatActions {
   starter(action: StarterAction): void;
   /** A change summary row's Open Diff, Keep, Undo; without a row: Keep All, Undo All. */
   summary(action: SummaryAction, row: { kind: SummaryRowKind; path: string } | undefined): Promise<void>;
+  /** A follow-up button under a message: Review features.json, Resume Session (chatFollowUps.ts). */
+  followUp(entryId: string, action: FollowUpAction): Promise<void>;
 }
 
 type Handlers = { [K in Exclude<WebviewToExtension['type'], 'ready'>]: (message: Extract<WebviewToExtension, { type: K }>) => void | Promise<void> };
@@ -76,6 +78,7 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     starter: (m) => actions.starter(m.action),
     summary: (m) => actions.summary(m.action, { kind: m.kind, path: m.path }),
     summaryAll: (m) => actions.summary(m.action, undefined),
+    followUp: (m) => actions.followUp(m.entryId, m.action),
   };
   return async (raw) => {
     const message = parseWebviewMessage(raw);

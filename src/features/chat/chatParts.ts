@@ -66,6 +66,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     onView: (view) => emit([{ type: 'changes', changes: view }]),
     onState: async (now) => (now ? persistence.saveNow() : persistence.scheduleSave()),
     messageCheckpoints: () => transcript.snapshot().entries.flatMap((e) => (e.kind === 'user' && e.checkpoint !== undefined ? [e.checkpoint] : [])),
+    filesUndone: (paths, from) => emit(transcript.markFilesUndone(paths, from)),
   });
   const approvals = new ChatApprovals(env, {
     transcript,

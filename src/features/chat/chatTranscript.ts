@@ -7,7 +7,7 @@
  */
 import type { AgentErrorKind } from '../../core/agent/events';
 import { estimateCost } from '../../core/agent/pricing';
-import { emptyTokenUsage, type ChatEntry, type NoticeAction } from './shared/protocol';
+import { emptyTokenUsage, type ChatEntry, type FollowUps, type NoticeAction } from './shared/protocol';
 import { interruptedEntry, type SavedConversation } from './savedConversation';
 import { TranscriptAnswer } from './transcriptAnswer';
 import type { ChatPatch } from './transcriptRows';
@@ -151,6 +151,37 @@ export class ChatTranscript extends TranscriptAnswer {
     const entry = this.find(id);
     if (entry?.kind !== 'tool' || !entry.edit) return [];
     return [this.upsert({ ...entry, edit: { ...entry.edit, undone: true } })];
+  }
+
+  /**
+   * Marks the edit cards of the files the change summary undid: every card since user message
+   * `from` (the summary's base) whose file is one of `paths`, as its own Undo would.
+   */
+  markFilesUndone(paths: readonly string[], from: string): ChatPatch[] {
+    const start = this.entries.findIndex((e) => e.id === from);
+    if (start < 0 || paths.length === 0) return [];
+    const undone = new Set(paths);
+    return this.entries
+      .slice(start)
+      .filter((e) => e.kind === 'tool' && e.edit !== undefined && !e.edit.undone && undone.has(e.edit.path))
+      .flatMap((e) => this.markUndone(e.id));
+  }
+
+  /**
+   * Buttons that lead on from the last message (Initialize's draft). `onAnswer`: on the last text
+   * of the last answer when there is one; else (or when it has none) on a line of their own that
+   * says `note`.
+   */
+  followUps(followUps: FollowUps, note: string, onAnswer: boolean): ChatPatch[] {
+    const copy = { folder: followUps.folder, actions: [...followUps.actions] };
+    if (onAnswer) {
+      for (let i = this.entries.length - 1; i >= 0; i--) {
+        const e = this.entries[i];
+        if (e.kind === 'user') break;
+        if (e.kind === 'assistant') return [this.upsert({ ...e, followUps: copy })];
+      }
+    }
+    return [this.add({ kind: 'notice', id: this.id(), text: note, followUps: copy })];
   }
 
   /** An error found before the agent ran (no key, no folder): shown like an agent error. */

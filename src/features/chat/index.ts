@@ -12,6 +12,7 @@ import { registerChat, type ChatApi, type ChatFeature } from './registerChat';
 export type { ChatApi } from './registerChat';
 export type { ChatSendResult } from './chatController';
 export type { AskArgs } from './ask';
+export type { FollowUpAction } from './shared/protocol';
 
 export function register(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts): { api: ChatApi; feature: ChatFeature } {
   const chat = registerChat(context, services, prompts);

@@ -24,6 +24,7 @@ import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './shared/protocol';
 import { ChatAttention } from './chatAttention';
 import { changeSummaryPort, registerCheckpointDocuments, runSummaryAction } from './changeSummaryUi';
+import { runFollowUp } from './chatFollowUps';
 
 const OPEN_CHAT = 'Open Chat';
 
@@ -67,6 +68,8 @@ export interface ChatApi {
   isPanelReady(): boolean;
   /** The chat view's badge: the number of cards waiting for the user (undefined: none). */
   waitingBadge(): vscode.ViewBadge | undefined;
+  /** Buttons under the conversation's last message, acting in `folder` (ChatController.addFollowUps). */
+  addFollowUps: ChatController['addFollowUps'];
 }
 
 /** The chat's pieces, for the command files. */
@@ -190,6 +193,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     openInEditor: () => panel.open(),
     isPanelReady: () => panel.isReady,
     waitingBadge: () => provider.currentBadge,
+    addFollowUps: (folder, actions, note, onAnswer) => controller.addFollowUps(folder, actions, note, onAnswer),
   };
   return { api, feature };
 }
@@ -225,6 +229,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
       void vscode.commands.executeCommand(command);
     },
     summary: async (action, row) => void (await runSummaryAction(services, controller.changes, action, row)),
+    followUp: (entryId, action) => runFollowUp(controller, () => services.stores.all().map((s) => s.folder), entryId, action),
   };
 }
 

@@ -6,13 +6,12 @@
 import * as vscode from 'vscode';
 import { buildInitialMemory } from '../../core/session/initialMemory';
 import { SESSION_FILES, type SessionFileKey } from '../../core/session/memoryFiles';
-import { reportDraft, type DraftReport } from '../../core/session/draftReport';
+import { draftNextSteps, reportDraft, type DraftReport } from '../../core/session/draftReport';
 import { isoDate, quoteBlock, renderTemplate } from '../../core/session/templates';
 import type { MemoryStore } from '../../platform/memoryStores';
 import type { ExtensionServices } from '../../platform/services';
 import { COMMANDS, focusViewCommand, VIEWS } from '../../platform/ids';
-import type { ChatSendResult } from '../chat';
-import type { AskArgs } from '../chat';
+import type { AskArgs, ChatApi, ChatSendResult, FollowUpAction } from '../chat';
 import { askProjectGoal } from './goalInput';
 import { openSessionFile, readSessionFile, sessionFileExists } from '../../platform/sessionFiles';
 import { pickStore } from './pickStore';
@@ -31,6 +30,9 @@ export interface InitializeArgs {
   draftWithClaude?: boolean;
 }
 
+/** What Initialize needs of the chat: the buttons under the draft's last message. */
+export type InitializeChat = Pick<ChatApi, 'addFollowUps'>;
+
 export interface InitializeResult {
   folder: vscode.Uri;
   written: SessionFileKey[];
@@ -42,6 +44,7 @@ export async function initializeProjectMemory(
   extensionUri: vscode.Uri,
   services: ExtensionServices,
   args: InitializeArgs = {},
+  chat?: InitializeChat,
 ): Promise<InitializeResult | undefined> {
   const log = services.logger('initialize');
   if (!services.trust.requireTrust('Initializing project memory')) return undefined;
@@ -87,6 +90,15 @@ export async function initializeProjectMemory(
   log.info(`initialized ${written.map((k) => SESSION_FILES[k]).join(', ')} in folder "${store.folder.name}"`);
 
   const draft = draftWithClaude ? await draftFeaturesWithClaude(extensionUri, goal, store) : undefined;
+  // The draft ran in the chat: the chat stays in front, Claude's summary readable, and its last
+  // message carries the next steps (draftFollowUps). Unless the chat moved on meanwhile.
+  if (draft) {
+    const next = draftFollowUps(draft);
+    if (chat?.addFollowUps(store.folder.uri, next.actions, next.note, next.onAnswer)) {
+      log.info(`the draft's next steps are on its last message in the chat: ${next.actions.join(', ')}`);
+      return { folder: store.folder.uri, written, draft };
+    }
+  }
   await vscode.commands.executeCommand(FEATURES_FOCUS_COMMAND);
   await openSessionFile(store, 'features');
   if (!draft) {
@@ -97,6 +109,12 @@ export async function initializeProjectMemory(
     void vscode.window.showWarningMessage(`Project memory initialized. ${draft.message} Add features to features.json, or ask Claude in the chat to draft them.`);
   }
   return { folder: store.folder.uri, written, draft };
+}
+
+/** The buttons under the draft's last message (draftNextSteps says which, and the line's words). */
+function draftFollowUps(draft: DraftReport): { actions: FollowUpAction[]; note: string; onAnswer: boolean } {
+  const next = draftNextSteps(draft);
+  return { actions: next.resume ? ['reviewFeatures', 'resume'] : ['reviewFeatures'], note: next.note, onAnswer: next.resume };
 }
 
 async function existingSessionFiles(store: MemoryStore): Promise<SessionFileKey[]> {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionServices } from '../../platform/services';
 import { registerFeaturesView, type FeaturesViewApi } from './featuresView';
 import { COMMANDS } from '../../platform/ids';
-import { initializeProjectMemory, type InitializeArgs } from './initialize';
+import { initializeProjectMemory, type InitializeArgs, type InitializeChat } from './initialize';
 import { openFeature } from './openFeature';
 import { resumeSession, type ResumeArgs } from './resume';
 
@@ -15,7 +15,8 @@ export interface MultiSessionApi {
   readonly features: FeaturesViewApi;
 }
 
-export function registerMultiSession(context: vscode.ExtensionContext, services: ExtensionServices): MultiSessionApi {
+/** `chat`: where Initialize puts the next steps after Claude's draft (the chat feature's API). */
+export function registerMultiSession(context: vscode.ExtensionContext, services: ExtensionServices, chat?: InitializeChat): MultiSessionApi {
   const log = services.logger('session');
   // Commands run from the palette, a tree item or another command; a failure is shown once, not thrown into the void.
   const guarded = <R>(what: string, run: (args: unknown, more?: unknown) => Promise<R>) => async (args?: unknown, more?: unknown) => {
@@ -32,7 +33,7 @@ export function registerMultiSession(context: vscode.ExtensionContext, services:
     features.disposable,
     vscode.commands.registerCommand(
       COMMANDS.initialize,
-      guarded('Initializing project memory', (args) => initializeProjectMemory(context.extensionUri, services, commandArgs(args))),
+      guarded('Initializing project memory', (args) => initializeProjectMemory(context.extensionUri, services, commandArgs(args), chat)),
     ),
     vscode.commands.registerCommand(
       COMMANDS.resume,

@@ -119,7 +119,7 @@ export type ChatEntry = RewindMarks & (
    * Markdown as the model wrote it; the webview renders and sanitizes it. `continued`: a later
    * text of the same answer (after a card), shown without a second "Claude" header.
    */
-  | { kind: 'assistant'; id: string; markdown: string; streaming: boolean; continued?: boolean }
+  | { kind: 'assistant'; id: string; markdown: string; streaming: boolean; continued?: boolean; followUps?: FollowUps }
   /**
    * One tool call. `tool`: memory (absent), str_replace_based_edit_tool or bash. `path` is a
    * `/memories/...` path for memory calls. `change`: what a memory write changed.
@@ -161,8 +161,8 @@ export type ChatEntry = RewindMarks & (
    * `costUsd`) that went to server-side compaction, for the line's hover.
    */
   | { kind: 'usage'; id: string; usage: TokenUsage; requests: number; model: string; costUsd?: number; compaction?: TokenUsage; compactionCostUsd?: number }
-  /** A quiet line: stopped, retrying, context cleared. `action`: a button on it. */
-  | { kind: 'notice'; id: string; text: string; action?: NoticeAction }
+  /** A quiet line: stopped, retrying, context cleared. `action`: a button on it; `followUps`: buttons under it. */
+  | { kind: 'notice'; id: string; text: string; action?: NoticeAction; followUps?: FollowUps }
   /**
    * What Claude loaded from memory while answering a conversation's first message: the sentence
    * ("Read 3 memory files: progress.md, …") and every `/memories/...` path, listed on expanding it.
@@ -175,6 +175,19 @@ export type ChatEntryKind = ChatEntry['kind'];
 
 /** What a button on a notice does. */
 export type NoticeAction = 'reopenPrevious';
+
+/** What a follow-up button does: open the folder's features.json, or run Resume Session in it. */
+export type FollowUpAction = 'reviewFeatures' | 'resume';
+
+/**
+ * Buttons that lead on from a message (Initialize's draft ends with "Review features.json" and
+ * "Resume Session" on its last message). `folder`: the name of the workspace folder they act in
+ * (display text; the extension finds the folder by it, never takes a path from the webview).
+ */
+export interface FollowUps {
+  folder: string;
+  actions: FollowUpAction[];
+}
 
 /** Everything that is not a conversation row. */
 export interface ChatStatus {
@@ -291,7 +304,9 @@ export type WebviewToExtension =
   /** A change summary row's Open Diff, Keep or Undo. */
   | { type: 'summary'; action: SummaryAction; kind: SummaryRowKind; path: string }
   /** The change summary's Keep All / Undo All. */
-  | { type: 'summaryAll'; action: 'keep' | 'undo' };
+  | { type: 'summaryAll'; action: 'keep' | 'undo' }
+  /** A follow-up button under message `entryId` (the extension acts in the folder that message names). */
+  | { type: 'followUp'; entryId: string; action: FollowUpAction };
 
 export type CodeAction = 'copy' | 'insert' | 'newFile';
 
@@ -312,4 +327,6 @@ export {
   isEntryId,
   parseExtensionMessage,
   isEntry,
+  isFollowUps,
+  FOLLOW_UP_ACTIONS,
 } from './protocolCheck';

@@ -4,7 +4,7 @@
  * by the webview. The limits of what the webview may send are here too.
  */
 import { isSummaryPath, isSummaryView } from './changeSummary';
-import type { ChatEntry, ChatEntryKind, ChatStatus, CodeAction, ExtensionToWebview, WebviewToExtension } from './protocol';
+import type { ChatEntry, ChatEntryKind, ChatStatus, CodeAction, ExtensionToWebview, FollowUpAction, FollowUps, WebviewToExtension } from './protocol';
 
 /** Longest prompt the webview may send; anything longer is refused, not truncated. */
 export const MAX_PROMPT_CHARS = 100_000;
@@ -27,6 +27,14 @@ const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'getA
 export const MAX_RULE_CHARS = 500;
 export const MAX_REASON_CHARS = 4000;
 const CODE_ACTIONS = new Set<string>(['copy', 'insert', 'newFile']);
+/** Every follow-up button, in the order a message shows them. */
+export const FOLLOW_UP_ACTIONS: readonly FollowUpAction[] = ['reviewFeatures', 'resume'];
+/** Longest workspace folder name a message's follow-ups carry. */
+const MAX_FOLDER_NAME_CHARS = 500;
+
+function isFollowUpAction(value: unknown): value is FollowUpAction {
+  return typeof value === 'string' && (FOLLOW_UP_ACTIONS as readonly string[]).includes(value);
+}
 
 /**
  * Checks a message that arrived from the webview. The webview runs markdown from the model, so
@@ -60,6 +68,10 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const { action, kind, path } = value;
     if ((action !== 'keep' && action !== 'undo' && action !== 'diff') || (kind !== 'file' && kind !== 'memory') || !isSummaryPath(path)) return undefined;
     return { type, action, kind, path };
+  }
+  if (type === 'followUp') {
+    const { entryId, action } = value;
+    return isEntryId(entryId) && isFollowUpAction(action) ? { type, entryId, action } : undefined;
   }
   if (type === 'summaryAll') {
     const action = value.action;
@@ -137,9 +149,21 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
   }
 }
 
-/** A conversation row's shape: an id and a known kind (the webview's renderer handles the rest). */
+/**
+ * A conversation row's shape: an id and a known kind (the webview's renderer handles the rest);
+ * follow-up buttons, when a row has them, only on a message or a notice and well formed.
+ */
 export function isEntry(value: unknown): value is ChatEntry {
-  return isRecord(value) && typeof value.id === 'string' && ENTRY_KINDS.has(value.kind as ChatEntryKind);
+  if (!isRecord(value) || typeof value.id !== 'string' || !ENTRY_KINDS.has(value.kind as ChatEntryKind)) return false;
+  if (value.followUps === undefined) return true;
+  return (value.kind === 'assistant' || value.kind === 'notice') && isFollowUps(value.followUps);
+}
+
+/** A message's follow-up buttons: a folder name and one or more known actions, none twice. */
+export function isFollowUps(value: unknown): value is FollowUps {
+  if (!isRecord(value) || typeof value.folder !== 'string' || value.folder === '' || value.folder.length > MAX_FOLDER_NAME_CHARS) return false;
+  const actions = value.actions;
+  return Array.isArray(actions) && actions.length > 0 && actions.every(isFollowUpAction) && new Set(actions).size === actions.length;
 }
 
 function isStatus(value: unknown): value is ChatStatus {
