@@ -7,7 +7,7 @@
  * written once per bundle content, path (V8 keeps the path it was compiled at for stack traces),
  * Node version and architecture:
  *
- *   Linux:   $XDG_CACHE_HOME/claude-memory/v8/<bundle>-<hash>.bin  (default ~/.cache)
+ *   Linux:   $XDG_CACHE_HOME/claude-memory/v8/<bundle>-<path hash>-<content hash>.bin  (default ~/.cache)
  *   macOS:   ~/Library/Caches/claude-memory/v8/...
  *   Windows: %LOCALAPPDATA%\claude-memory\v8\...
  *
@@ -45,8 +45,10 @@ export function requireWithCodeCache(file: string, dir: string | null = codeCach
     return require(file);
   }
   const source = fs.readFileSync(file, 'utf8');
-  const key = createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}\0${file}`).digest('hex').slice(0, 16);
-  const cacheFile = path.join(dir, `${path.basename(file, '.js')}-${key}.bin`);
+  // <bundle>-<where>-<what>: one file per installed copy, replaced when that copy changes.
+  const where = createHash('sha256').update(file).digest('hex').slice(0, 8);
+  const what = createHash('sha256').update(source).update(`\0${process.version}\0${process.arch}`).digest('hex').slice(0, 16);
+  const cacheFile = path.join(dir, `${path.basename(file, '.js')}-${where}-${what}.bin`);
   let cachedData: Buffer | undefined;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -84,8 +86,8 @@ function writeCache(script: vm.Script, dir: string, cacheFile: string): void {
     const temp = `${cacheFile}.${process.pid}.tmp`;
     fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temp, cacheFile);
-    // The caches of this bundle's earlier versions are of no use any more.
-    const prefix = `${path.basename(cacheFile).replace(/-[0-9a-f]{16}\.bin$/, '')}-`;
+    // The caches of this copy's earlier versions are of no use any more (other copies keep theirs).
+    const prefix = `${path.basename(cacheFile).replace(/[0-9a-f]{16}\.bin$/, '')}`;
     for (const name of fs.readdirSync(dir)) {
       if (name.startsWith(prefix) && name.endsWith('.bin') && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
     }

@@ -44,7 +44,7 @@ describe('cli code cache', () => {
     assert.equal(first.later, 'function');
     const files = cacheFiles();
     assert.equal(files.length, 1);
-    assert.match(files[0], /^cli-test-[0-9a-f]{16}\.bin$/);
+    assert.match(files[0], /^cli-test-[0-9a-f]{8}-[0-9a-f]{16}\.bin$/);
     assert.ok(fs.statSync(path.join(cacheDir, files[0])).size > 0);
     const second = load();
     assert.equal(second.use, 'used');
@@ -62,6 +62,17 @@ describe('cli code cache', () => {
     assert.equal(changed.answer, 'v2:function');
     assert.equal(cacheFiles().length, 1);
     assert.notEqual(cacheFiles()[0], old);
+  });
+
+  it('keeps one cache per installed copy: two copies of the same bundle do not evict each other', () => {
+    const copy = path.join(tmp, 'other', 'cli-test.js');
+    fs.mkdirSync(path.dirname(copy));
+    fs.copyFileSync(bundle, copy);
+    load();
+    load(copy);
+    assert.equal(cacheFiles().length, 2);
+    assert.equal(load().use, 'used');
+    assert.equal(load(copy).use, 'used');
   });
 
   it('compiles as usual over a damaged cache file, and replaces it', () => {

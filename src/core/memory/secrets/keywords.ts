@@ -9,25 +9,35 @@ export class KeywordSet {
   /**
    * Keywords of two or more characters by the low bytes of their first two characters (a table,
    * not a Map: one array read per position; a slot shared by two pairs is sorted out by `startsWith`).
+   * Built on the first search: the sets are module constants, and a command that never checks a
+   * text for secrets (the MCP server answering `initialize`) should not pay for three tables.
    */
-  private readonly byPair: (string[] | undefined)[] = new Array<string[] | undefined>(0x10000).fill(undefined);
+  private byPair: (string[] | undefined)[] | undefined;
   /** One-character keywords by their character code. */
   private readonly single = new Map<number, string>();
+  private readonly keywords: readonly string[];
 
   constructor(keywords: Iterable<string>) {
-    for (const k of new Set(keywords)) {
+    this.keywords = [...new Set(keywords)];
+  }
+
+  private index(): (string[] | undefined)[] {
+    const byPair = new Array<string[] | undefined>(0x10000).fill(undefined);
+    for (const k of this.keywords) {
       if (k.length === 0) continue;
       if (k.length === 1) {
         this.single.set(k.charCodeAt(0), k);
         continue;
       }
       const key = pairKey(k.charCodeAt(0), k.charCodeAt(1));
-      (this.byPair[key] ??= []).push(k);
+      (byPair[key] ??= []).push(k);
     }
+    return byPair;
   }
 
   /** The keywords found in `lower` (a lower-cased text). */
   foundIn(lower: string): Set<string> {
+    const byPair = (this.byPair ??= this.index());
     const found = new Set<string>();
     const n = lower.length;
     const singles = this.single.size > 0;
@@ -38,7 +48,7 @@ export class KeywordSet {
         if (one !== undefined) found.add(one);
       }
       if (i + 1 >= n) break;
-      const list = this.byPair[pairKey(c, lower.charCodeAt(i + 1))];
+      const list = byPair[pairKey(c, lower.charCodeAt(i + 1))];
       if (list === undefined) continue;
       for (const k of list) if (!found.has(k) && lower.startsWith(k, i)) found.add(k);
     }
