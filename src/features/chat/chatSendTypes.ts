@@ -2,7 +2,7 @@
  * What the send runner (chatSendRunner.ts) is given and gives back: its options and results,
  * a queued message, and the hooks it works through.
  */
-import type { AgentSession } from '../../core/agent/session';
+import type { AgentLoop } from '../../core/agent/agentLoop';
 import type { AgentEvent, AgentOutcome } from '../../core/agent/events';
 import type { ChatAttachments } from './chatAttachments';
 import type { ChatPatch, ChatTranscript, PromptView } from './chatTranscript';
@@ -49,7 +49,7 @@ export interface ChatSendRunnerHooks {
   /** Why the chat cannot send now (ChatFolders.disabled). */
   disabled(): { reason: string } | undefined;
   currentStore(): ChatStore | undefined;
-  sessionFor(store: ChatStore): Promise<AgentSession>;
+  agentFor(store: ChatStore): Promise<AgentLoop>;
   /** The rewind and undone edits Claude has not been told about yet (ChatRewinds.takeNote). */
   takeNote(): string | undefined;
   recordCheckpoint(folder: ChatFolder, text: string): Promise<void>;
