@@ -100,11 +100,11 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     disabled: () => folders.disabled(),
     currentStore: () => folders.currentStore(),
     agentFor: (store) => agents.agentFor(store),
-    takeNote: () => [rewinds.takeNote(), changes.takeNote()].filter((n) => n !== undefined).join('\n\n') || undefined,
+    takeNote: () => rewinds.takeNote(),
     recordCheckpoint: (folder, text) => rewinds.recordCheckpoint(folder, text),
     countTurn: (store, title) => persistence.countTurn(store, title),
     // The answer's last save; then the summary is read once more (a reload right after keeps it).
-    saveNow: () => persistence.saveNow().then(() => void changes.refresh()),
+    answerSaved: () => persistence.saveNow().then(() => void changes.refresh()),
     newChat: () => base.newChat(),
     running: (on) => changes.setRunning(on),
     // Reads change nothing; a failed command may have written files all the same.

@@ -246,7 +246,7 @@ export class ChatSendRunner {
       this.hooks.running(false);
       this.env.setRunning(false);
       // Every completed, stopped or failed send is saved before the send resolves.
-      await this.hooks.saveNow();
+      await this.hooks.answerSaved();
     }
   }
 }

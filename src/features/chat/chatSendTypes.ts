@@ -50,12 +50,13 @@ export interface ChatSendRunnerHooks {
   disabled(): { reason: string } | undefined;
   currentStore(): ChatStore | undefined;
   agentFor(store: ChatStore): Promise<AgentLoop>;
-  /** The rewind and undone edits Claude has not been told about yet (ChatRewinds.takeNote). */
+  /** What Claude has not been told about yet: a rewind, undone edits and summary rows (ChatRewinds.takeNote). */
   takeNote(): string | undefined;
   recordCheckpoint(folder: ChatFolder, text: string): Promise<void>;
   /** A message is sent (ChatPersistence.countTurn). */
   countTurn(store: ChatStore, title: string): void;
-  saveNow(): Promise<void>;
+  /** The send is over (completed, stopped or failed): the chat is saved; resolves once it is. */
+  answerSaved(): Promise<void>;
   /** An answer starts or ends, and a tool call in it ended: for the change summary. */
   running(on: boolean): void;
   toolEnded(event: Extract<AgentEvent, { type: 'tool_end' }>): void;

@@ -91,7 +91,7 @@ function rig(answer: Answer = answers('Hello.')): Rig {
     },
     recordCheckpoint: async (_folder, text) => void r.checkpoints.push(text),
     countTurn: (_store, title) => void r.turns.push(title),
-    saveNow: async () => void (r.saves += 1),
+    answerSaved: async () => void (r.saves += 1),
     running: (on) => void r.running.push(on),
     toolEnded: (event) => void r.toolsEnded.push(event.id),
     newChat: async () => {
