@@ -64,6 +64,15 @@ async function sent(r: ReturnType<typeof rig>, text: string): Promise<string> {
   return user.id;
 }
 
+/** An answer whose edit card created src/new.ts (undoable); returns the card's entry id. */
+function createdFileCard(r: ReturnType<typeof rig>): string {
+  r.transcript.begin('edit', 'claude-test-model');
+  r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'create', path: 'src/new.ts', is_error: false, summary: 'created', detail: { kind: 'edit', path: 'src/new.ts', before: undefined, after: 'x' } });
+  const card = r.transcript.entryIdOf('e')!;
+  r.edits.record(card, { folder: r.port.folders[0], path: 'src/new.ts', before: undefined, after: 'x' });
+  return card;
+}
+
 describe('chat rewinds: checkpoints, Rewind and Undo', () => {
   it('records a checkpoint for each message, named after the chat', async () => {
     const r = rig();
@@ -113,10 +122,7 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
 
   it('an undone edit is marked on its card and told to Claude with the next message; a failed undo is not', async () => {
     const r = rig();
-    r.transcript.begin('edit', 'claude-test-model');
-    r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'create', path: 'src/new.ts', is_error: false, summary: 'created', detail: { kind: 'edit', path: 'src/new.ts', before: undefined, after: 'x' } });
-    const card = r.transcript.entryIdOf('e')!;
-    r.edits.record(card, { folder: r.port.folders[0], path: 'src/new.ts', before: undefined, after: 'x' });
+    const card = createdFileCard(r);
     r.edits.undoResult = { ok: false, reason: 'src/new.ts changed since.' };
     assert.deepEqual(await r.rewinds.undoEdit(card), { ok: false, reason: 'src/new.ts changed since.' });
     assert.equal(r.rewinds.takeNote(), undefined);
@@ -132,10 +138,7 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
 
   it('the next message tells Claude of the undone edits and, after them, of the rows undone in the change summary, once', async () => {
     const r = rig();
-    r.transcript.begin('edit', 'claude-test-model');
-    r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'create', path: 'src/new.ts', is_error: false, summary: 'created', detail: { kind: 'edit', path: 'src/new.ts', before: undefined, after: 'x' } });
-    const card = r.transcript.entryIdOf('e')!;
-    r.edits.record(card, { folder: r.port.folders[0], path: 'src/new.ts', before: undefined, after: 'x' });
+    const card = createdFileCard(r);
     assert.deepEqual(await r.rewinds.undoEdit(card), { ok: true });
     r.state.summaryNote = 'The user undid these changes in the change summary:\n- src/b.ts: changed back';
     const note = r.rewinds.takeNote() ?? '';
