@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fork } from 'node:child_process';
-import { AgentSession } from '../../src/core/agent/session';
+import { AgentLoop } from '../../src/core/agent/agentLoop';
 import type { MemoryToolExecutor } from '../../src/core/memory/types';
 import type { ServerProcessMessage } from './serverProcess';
 
@@ -46,7 +46,7 @@ export async function measureOverhead(sessions: number, turns: number): Promise<
     const walls: number[] = [];
     const cpus: number[] = [];
     for (let s = 0; s < sessions; s++) {
-      const session = new AgentSession({
+      const session = new AgentLoop({
         apiKey: 'sk-ant-bench-not-a-real-key',
         baseURL: ready.url,
         model: 'claude-bench',

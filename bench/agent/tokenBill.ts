@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentSession } from '../../src/core/agent/session';
+import { AgentLoop } from '../../src/core/agent/agentLoop';
 import { emptyUsage, type AgentUsage } from '../../src/core/agent/events';
 import type { AgentOptions } from '../../src/core/agent/options';
 import { MemoryEngine } from '../../src/core/memory';
@@ -66,7 +66,7 @@ export async function measureBill(
   try {
     const store = new NodeMemoryFileSystem(path.join(dir, '.claude-memories'));
     await store.createDirectory('');
-    const session = new AgentSession({
+    const session = new AgentLoop({
       apiKey: 'sk-ant-bench-not-a-real-key',
       baseURL: server.url,
       model: 'claude-bench',

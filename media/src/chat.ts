@@ -14,8 +14,8 @@
  * around the conversation), following.ts (scrolling), approvalFocus.ts (a waiting card's keys),
  * savedState.ts (hide/show), rowSummary.ts (rows without their DOM), render.ts (the rows).
  */
+import { applyChatPatch, indexOfEntry } from '../../src/features/chat/shared/chatPatch';
 import {
-  MAX_CARD_OUTPUT_CHARS,
   MAX_PROMPT_CHARS,
   emptyTokenUsage,
   parseExtensionMessage,
@@ -52,7 +52,8 @@ import { restoreSaved, saveNow, saveSoon } from './savedState';
 import { drawAttachments, drawBannerAction, drawKey, drawQueued, drawStarter } from './statusBar';
 import { elements, expanded, view } from './viewState';
 
-let entries: ChatEntry[] = [];
+/** The conversation's model: follows the extension's patches through applyChatPatch (shared with the extension's tests). */
+let entries: readonly ChatEntry[] = [];
 /** The same entries by id (text and output deltas find theirs without a scan). */
 const byEntryId = new Map<string, ChatEntry>();
 let status: ChatStatus = { running: false, totals: emptyTokenUsage(), requests: 0 };
@@ -115,7 +116,7 @@ const list = new PagedList(
 (window as unknown as { chatListStats: typeof list.stats }).chatListStats = list.stats;
 
 function drawSnapshot(snapshot: ChatSnapshot): void {
-  entries = snapshot.entries.map((e) => ({ ...e }));
+  entries = applyChatPatch(entries, { type: 'snapshot', snapshot });
   byEntryId.clear();
   for (const entry of entries) byEntryId.set(entry.id, entry);
   elements.clear();
@@ -148,7 +149,7 @@ function upsert(entry: ChatEntry): void {
   const known = byEntryId.get(entry.id);
   const old = elements.get(entry.id);
   if (known) {
-    entries[entries.lastIndexOf(known)] = entry;
+    entries = applyChatPatch(entries, { type: 'entry', entry });
     byEntryId.set(entry.id, entry);
     // A card answered, an answer over: its page may be given up now if it is far.
     list.reconcileSoon();
@@ -173,7 +174,7 @@ function upsert(entry: ChatEntry): void {
     elements.set(entry.id, el);
     dirty.delete(entry.id);
   } else {
-    entries.push(entry);
+    entries = applyChatPatch(entries, { type: 'entry', entry });
     byEntryId.set(entry.id, entry);
     // At the end, before the key prompt and the working line.
     list.append(entry.id);
@@ -184,19 +185,18 @@ function upsert(entry: ChatEntry): void {
 }
 
 function appendText(id: string, text: string): void {
-  const entry = byEntryId.get(id);
-  if (!entry || entry.kind !== 'assistant') return;
-  entry.markdown += text;
+  if (byEntryId.get(id)?.kind !== 'assistant') return;
+  entries = applyChatPatch(entries, { type: 'text', id, text });
+  byEntryId.set(id, entries[indexOfEntry(entries, id)]);
   // Deltas arrive faster than frames; markdown is rendered at most once per frame per entry.
   dirty.add(id);
   requestFrame();
 }
 
 function appendOutput(id: string, text: string): void {
-  const entry = byEntryId.get(id);
-  if (!entry || entry.kind !== 'tool') return;
-  const all = `${entry.output ?? ''}${text}`;
-  entry.output = all.length > MAX_CARD_OUTPUT_CHARS ? all.slice(-MAX_CARD_OUTPUT_CHARS) : all;
+  if (byEntryId.get(id)?.kind !== 'tool') return;
+  entries = applyChatPatch(entries, { type: 'output', id, text });
+  byEntryId.set(id, entries[indexOfEntry(entries, id)]);
   dirtyOutputs.add(id);
   requestFrame();
 }
@@ -234,7 +234,7 @@ function flush(): void {
 
 function remove(id: string): void {
   byEntryId.delete(id);
-  entries = entries.filter((e) => e.id !== id);
+  entries = applyChatPatch(entries, { type: 'remove', id });
   list.remove(id);
   dirty.delete(id);
   updateEmpty();

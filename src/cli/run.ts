@@ -1,6 +1,6 @@
 /**
  * `claude-memory run PROMPT`: one Claude conversation with the memory tool, headless, over the
- * same AgentSession and MemoryEngine as the extension. Assistant text streams to stdout, one line
+ * same AgentLoop and MemoryEngine as the extension. Assistant text streams to stdout, one line
  * per memory operation goes to stderr; `--json` writes every AgentEvent as one JSON line to stdout
  * instead. Exit codes: 0 finished, 1 failed or not finished (cut off at max_tokens, refused, empty
  * answer: one-line reason on stderr), 2 usage, 130 interrupted.
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { COMPACTION_TRIGGER_TOKENS, MIN_COMPACTION_TRIGGER_TOKENS, storeFileReader } from '../core/agent/compaction';
 import { AGENT_DEFAULTS } from '../core/agent/defaults';
 import { AUTHORS, redactDeep, redactText } from '../core/memory';
-import { AgentSession } from '../core/agent/session';
+import { AgentLoop } from '../core/agent/agentLoop';
 import type { AgentEvent, AgentOutcome } from '../core/agent/events';
 import type { AgentLogger } from '../core/agent/options';
 import { createNodeMemoryEngine } from '../platform/node/nodeMemoryEngine';
@@ -110,7 +110,7 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
   }
 
   const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
-  const session = new AgentSession({
+  const session = new AgentLoop({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
     model: args.model,

@@ -9,12 +9,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import {
-  LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, screenshotsDir, sendFromComposer, stopAnswerLeftRunning, switchTheme, untilChat, waitForWorkbench, webviewFrame,
-} from './support';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, untilChat, waitForWorkbench, webviewFrame } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FEATURES = JSON.stringify([{ id: 'F001', category: 'core', description: 'List todos', steps: ['run npm test'], passes: false }], null, 2) + '\n';
 
 suite('change summary above the composer (e2e)', function () {
@@ -23,30 +21,9 @@ suite('change summary above the composer (e2e)', function () {
   let chat: FrameLocator;
   let ws: string;
 
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([]);
-    wb = await launchWorkbench({
-      kind: 'summary',
-      theme: 'light',
-      settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.commands.allow': ['printf', 'rm'] },
-      env: { ANTHROPIC_API_KEY: FAKE_KEY },
-    });
-    // apiBaseUrl is machine-scoped: the reloaded window reads it from the machine's settings.
-    const machine = path.join(wb.server.dirs.userData, 'Machine');
-    fs.mkdirSync(machine, { recursive: true });
-    fs.writeFileSync(path.join(machine, 'settings.json'), JSON.stringify({ 'claudeMemory.apiBaseUrl': mock.url }));
-    ws = wb.server.workspaceFolders[0];
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
-
-  teardown(async function () {
-    await stopAnswerLeftRunning(chat);
-    mock.script([]);
+  chatSuite({ kind: 'summary', settings: { 'claudeMemory.commands.allow': ['printf', 'rm'] }, reloads: true }, (s) => {
+    ({ wb, mock, chat } = s);
+    ws = s.workspace;
   });
 
   test('the summary counts files, memory and features; Undo restores a file byte for byte, Keep clears a row, a reload keeps both, Undo All restores the rest', async function () {

@@ -8,13 +8,12 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind,
-  sendFromComposer, stopAnswerLeftRunning, treeRow, untilChat, webviewFrame,
+  LaunchedWorkbench, UI_TIMEOUT, again, chooseContextMenuItem, focusView, launchWorkbench, runCommand, screenshot, screenshotsDir, switchTheme, themeKind, sendFromComposer, treeRow, untilChat, webviewFrame,
 } from './support';
+import { FAKE_KEY, chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const QUESTION = 'Please remember that my favourite colour is teal.';
 const NOTE_PATH = '/memories/e2e-notes.md';
 /** The memory card whose path button opens NOTE_PATH. */
@@ -83,24 +82,10 @@ suite('chat view (e2e)', function () {
   let mock: MockMessagesApi;
   let chat: FrameLocator;
 
-  // Each test scripts the turns it needs (mock.script): a test that fails half-way cannot shift
-  // the answers of the next one, and teardown stops whatever answer it left running.
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([]);
-    // No ANTHROPIC_API_KEY reaches the extension host (the harness removes it): the key is set in the UI.
-    wb = await launchWorkbench({ kind: 'chat', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url } });
+  // Each test scripts the turns it needs (mock.script). No API key reaches the extension host: the key is set in the UI.
+  chatSuite({ kind: 'chat', keyInEnvironment: false }, async (s) => {
+    ({ wb, mock, chat } = s);
     await wb.context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
-
-  teardown(async function () {
-    await stopAnswerLeftRunning(chat);
-    mock.script([]);
   });
 
   test('first contact: the chat has the full height and asks for a key before any message; the message waits and is sent once the key is set', async function () {

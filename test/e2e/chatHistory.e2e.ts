@@ -7,10 +7,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, waitForWorkbench, sendFromComposer, stopAnswerLeftRunning, webviewFrame } from './support';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, waitForWorkbench, sendFromComposer, webviewFrame } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FIRST = 'Where were we on this project?';
 const SECOND = 'What comes next?';
 const OTHER = 'A second chat about something else';
@@ -47,32 +47,15 @@ suite('chat history survives a window reload (e2e)', function () {
   let mock: MockMessagesApi;
   let chat: FrameLocator;
 
-  suiteSetup(async function () {
-    // Each test scripts its own turns (mock.script), so one that fails cannot shift the next.
-    mock = await startMockMessagesApi([]);
-    wb = await launchWorkbench({ kind: 'chathist', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
-    // apiBaseUrl is machine-scoped: a reloaded code-server window may read it only from the remote
-    // machine's settings (the first load also applies the user settings), so it goes in both.
-    const machine = path.join(wb.server.dirs.userData, 'Machine');
-    fs.mkdirSync(machine, { recursive: true });
-    fs.writeFileSync(path.join(machine, 'settings.json'), JSON.stringify({ 'claudeMemory.apiBaseUrl': mock.url }));
-    const memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
-    fs.mkdirSync(memory, { recursive: true });
-    fs.writeFileSync(path.join(memory, 'progress.md'), '# Progress\n- F001 done\n');
-    fs.writeFileSync(path.join(memory, 'startup.md'), '# Start-up\nTest: `npm test`\n');
-    fs.writeFileSync(path.join(memory, 'features.json'), '[]\n');
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
-
-  teardown(async function () {
-    await stopAnswerLeftRunning(chat);
-    mock.script([]);
-  });
+  // Each test scripts its own turns (mock.script).
+  chatSuite(
+    {
+      kind: 'chathist',
+      reloads: true,
+      memory: { 'progress.md': '# Progress\n- F001 done\n', 'startup.md': '# Start-up\nTest: `npm test`\n', 'features.json': '[]\n' },
+    },
+    (s) => ({ wb, mock, chat } = s),
+  );
 
   const command = (page: Page, title: string) => again(() => runCommand(page, title, UI_TIMEOUT));
 

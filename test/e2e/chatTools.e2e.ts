@@ -7,13 +7,12 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, launchWorkbench, notifications, runCommand, screenshot, screenshotsDir, switchTheme, treeRow,
-  sendFromComposer, stopAnswerLeftRunning, until, untilChat, webviewFrame,
+  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, notifications, runCommand, screenshot, screenshotsDir, switchTheme, treeRow, sendFromComposer, until, untilChat, webviewFrame,
 } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const OLD = 'const todos = [];';
 const NEW = 'const todos = []; // the list of todos';
 
@@ -30,22 +29,10 @@ suite('chat workspace tools (e2e)', function () {
   let chat: FrameLocator;
   let todoFile: string;
 
-  suiteSetup(async function () {
-    // Each test scripts its own turns (mock.script), so one that fails cannot shift the next.
-    mock = await startMockMessagesApi([]);
-    wb = await launchWorkbench({ kind: 'chattools', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.edits': 'ask' }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
-    chat = webviewFrame(wb.page);
-    todoFile = path.join(wb.server.workspaceFolders[0], 'src', 'todo.js');
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
-
-  teardown(async function () {
-    await stopAnswerLeftRunning(chat);
-    mock.script([]);
+  // Each test scripts its own turns (mock.script).
+  chatSuite({ kind: 'chattools', settings: { 'claudeMemory.edits': 'ask' } }, (s) => {
+    ({ wb, mock, chat } = s);
+    todoFile = path.join(s.workspace, 'src', 'todo.js');
   });
 
   /**

@@ -6,10 +6,10 @@
 // drawn; a re-shown view is back at the same row and draws only what is near it.
 import * as assert from 'assert';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi, type MockTurn } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, launchWorkbench, runCommand, screenshot, sendFromComposer, stopAnswerLeftRunning, untilChat, webviewFrame } from './support';
+import type { MockMessagesApi, MockTurn } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot, sendFromComposer, untilChat, webviewFrame } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const SECTIONS = 24;
 
 /** A ~40-line section of the report: tall enough that a few of them fill the view. */
@@ -71,26 +71,7 @@ suite('a long chat draws only what is near the view (e2e)', function () {
   let mock: MockMessagesApi;
   let chat: FrameLocator;
 
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([]);
-    wb = await launchWorkbench({
-      kind: 'chatvirtual',
-      theme: 'light',
-      settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.commands.allow': ['seq'] },
-      env: { ANTHROPIC_API_KEY: FAKE_KEY },
-    });
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
-
-  teardown(async function () {
-    await stopAnswerLeftRunning(chat);
-    mock.script([]);
-  });
+  chatSuite({ kind: 'chatvirtual', settings: { 'claudeMemory.commands.allow': ['seq'] } }, (s) => ({ wb, mock, chat } = s));
 
   test('far rows leave the DOM, keep their height and text, and come back intact and expanded when scrolled to', async function () {
     const turns: MockTurn[] = [

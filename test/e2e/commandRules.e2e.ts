@@ -5,10 +5,10 @@
 // High Contrast; Claude: Manage Command Rules lists the workspace's rules with Remove.
 import * as assert from 'assert';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, switchTheme, webviewFrame } from './support';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, switchTheme } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 
 interface ToolResultBlock {
   type: string;
@@ -21,20 +21,17 @@ suite('command rules and approval cards (e2e)', function () {
   let mock: MockMessagesApi;
   let chat: FrameLocator;
 
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([
-      { content: [{ type: 'tool_use', name: 'bash', input: { command: 'make all && npm test -- --grep x' } }] },
-      { content: [{ type: 'tool_use', name: 'bash', input: { command: 'node -e "console.log(6*7)"' } }] },
-      { content: [{ type: 'text', text: 'Done.' }] },
-    ]);
-    wb = await launchWorkbench({ kind: 'rules', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
+  chatSuite(
+    {
+      kind: 'rules',
+      turns: [
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'make all && npm test -- --grep x' } }] },
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'node -e "console.log(6*7)"' } }] },
+        { content: [{ type: 'text', text: 'Done.' }] },
+      ],
+    },
+    (s) => ({ wb, mock, chat } = s),
+  );
 
   test('one Always allow per part; Escape denies with the typed reason; Enter allows the focused card once; High Contrast; Manage Command Rules', async function () {
     const { page } = wb;

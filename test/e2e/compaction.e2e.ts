@@ -7,10 +7,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, runCommand, screenshot, screenshotsDir, sendFromComposer, webviewFrame } from './support';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, screenshotsDir, sendFromComposer } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FEATURES = [
   { id: 'F001', category: 'functional', description: 'add a todo', steps: ['Run npm test'], passes: true },
   { id: 'F002', category: 'functional', description: 'list todos', steps: ['Run npm test'], passes: false },
@@ -23,38 +23,27 @@ suite('compaction keeps the session state (e2e)', function () {
   let chat: FrameLocator;
   let memory: string;
 
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([
-      { content: [{ type: 'text', text: 'Looking at the log.' }, { type: 'tool_use', name: 'memory', input: { command: 'view', path: '/memories/progress.md' } }] },
-      // The answer to the save request.
-      { content: [{ type: 'tool_use', name: 'memory', input: { command: 'insert', path: '/memories/progress.md', insert_line: 4, insert_text: '- F002 list todos: half done, next: sort by date.' } }] },
-      // The API compacts (a pause that holds only the block).
-      { content: [{ type: 'compaction', content: 'Summary: the user asked to finish F002 (list todos); sorting by date is next; npm test verifies.' }] },
-      { content: [{ type: 'text', text: 'Back on F002: sorting by date next.' }] },
-    ]);
-    wb = await launchWorkbench({
+  chatSuite(
+    {
       kind: 'compaction',
-      theme: 'light',
       settings: {
-        'claudeMemory.apiBaseUrl': mock.url,
         // The smallest trigger the API takes, and a save threshold every prompt passes, so the
         // short scripted session shows the save request before the compaction.
         'claudeMemory.compactionTrigger': 50000,
         'claudeMemory.compactionSavePercent': 1,
       },
-      env: { ANTHROPIC_API_KEY: FAKE_KEY },
-    });
-    memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
-    fs.mkdirSync(memory, { recursive: true });
-    fs.writeFileSync(path.join(memory, 'features.json'), JSON.stringify(FEATURES, null, 2) + '\n');
-    fs.writeFileSync(path.join(memory, 'progress.md'), PROGRESS);
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
+      turns: [
+        { content: [{ type: 'text', text: 'Looking at the log.' }, { type: 'tool_use', name: 'memory', input: { command: 'view', path: '/memories/progress.md' } }] },
+        // The answer to the save request.
+        { content: [{ type: 'tool_use', name: 'memory', input: { command: 'insert', path: '/memories/progress.md', insert_line: 4, insert_text: '- F002 list todos: half done, next: sort by date.' } }] },
+        // The API compacts (a pause that holds only the block).
+        { content: [{ type: 'compaction', content: 'Summary: the user asked to finish F002 (list todos); sorting by date is next; npm test verifies.' }] },
+        { content: [{ type: 'text', text: 'Back on F002: sorting by date next.' }] },
+      ],
+      memory: { 'features.json': JSON.stringify(FEATURES, null, 2) + '\n', 'progress.md': PROGRESS },
+    },
+    (s) => ({ wb, mock, chat, memory } = s),
+  );
 
   test('the save request is a chip, the entry lands, and the chat says the context was compacted and reloaded', async function () {
     const page = wb.page;

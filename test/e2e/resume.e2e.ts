@@ -6,10 +6,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, launchWorkbench, runCommand, screenshot, webviewFrame } from './support';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const FEATURES = [
   { id: 'F001', category: 'functional', description: 'add a todo', steps: ['Run npm test'], passes: false },
   { id: 'F002', category: 'functional', description: 'list todos', steps: ['Run npm test'], passes: false },
@@ -22,32 +22,26 @@ suite('Resume Session runs the routine (e2e)', function () {
   let chat: FrameLocator;
   let memory: string;
 
-  suiteSetup(async function () {
-    const flipped = JSON.stringify(FEATURES.map((f) => (f.id === 'F001' ? { ...f, passes: true } : f)), null, 2) + '\n';
-    mock = await startMockMessagesApi([
-      { content: [{ type: 'text', text: 'Reading memory first.' }, { type: 'tool_use', name: 'memory', input: { command: 'view', path: '/memories' } }] },
-      { content: [{ type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
-      { content: [{ type: 'tool_use', name: 'memory', input: { command: 'create', path: '/memories/features.json', file_text: flipped } }] },
-      {
-        content: [
-          { type: 'tool_use', name: 'memory', input: { command: 'insert', path: '/memories/progress.md', insert_line: 4, insert_text: '\n## 2026-11-30\n- F001 add a todo: verified with npm test.' } },
-        ],
-      },
-      { content: [{ type: 'text', text: 'F001 passes now; progress is recorded.' }] },
-    ]);
-    wb = await launchWorkbench({ kind: 'resume', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.createPolicy': 'overwrite' }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
-    memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
-    fs.mkdirSync(memory, { recursive: true });
-    fs.writeFileSync(path.join(memory, 'features.json'), JSON.stringify(FEATURES, null, 2) + '\n');
-    fs.writeFileSync(path.join(memory, 'progress.md'), PROGRESS);
-    fs.writeFileSync(path.join(memory, 'startup.md'), '# Start-up\n\nTest: `npm test`\n');
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
+  const flipped = JSON.stringify(FEATURES.map((f) => (f.id === 'F001' ? { ...f, passes: true } : f)), null, 2) + '\n';
+  chatSuite(
+    {
+      kind: 'resume',
+      settings: { 'claudeMemory.createPolicy': 'overwrite' },
+      turns: [
+        { content: [{ type: 'text', text: 'Reading memory first.' }, { type: 'tool_use', name: 'memory', input: { command: 'view', path: '/memories' } }] },
+        { content: [{ type: 'tool_use', name: 'bash', input: { command: 'npm test' } }] },
+        { content: [{ type: 'tool_use', name: 'memory', input: { command: 'create', path: '/memories/features.json', file_text: flipped } }] },
+        {
+          content: [
+            { type: 'tool_use', name: 'memory', input: { command: 'insert', path: '/memories/progress.md', insert_line: 4, insert_text: '\n## 2026-11-30\n- F001 add a todo: verified with npm test.' } },
+          ],
+        },
+        { content: [{ type: 'text', text: 'F001 passes now; progress is recorded.' }] },
+      ],
+      memory: { 'features.json': JSON.stringify(FEATURES, null, 2) + '\n', 'progress.md': PROGRESS, 'startup.md': '# Start-up\n\nTest: `npm test`\n' },
+    },
+    (s) => ({ wb, mock, chat, memory } = s),
+  );
 
   test('the routine is a chip; Claude reads memory, runs the tests after Allow, flips only F001 and appends progress', async function () {
     const page = wb.page;

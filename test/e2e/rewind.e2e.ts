@@ -7,10 +7,10 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, launchWorkbench, notifications, runCommand, screenshot, sendFromComposer, stopAnswerLeftRunning, untilChat, webviewFrame } from './support';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { LaunchedWorkbench, UI_TIMEOUT, again, notifications, runCommand, screenshot, sendFromComposer, untilChat } from './support';
+import { chatSuite } from './support/chatSuite';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 
 /** Every file below `dir` with its bytes (links as their target), the memory folder left out. */
 function treeOf(dir: string, skip = '.claude-memories'): Record<string, string> {
@@ -35,27 +35,10 @@ suite('checkpoints and rewind (e2e)', function () {
   let chat: FrameLocator;
   let ws: string;
 
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([]);
-    wb = await launchWorkbench({
-      kind: 'rewind',
-      theme: 'light',
-      // The commands of this session run without a question on their card.
-      settings: { 'claudeMemory.apiBaseUrl': mock.url, 'claudeMemory.commands.allow': ['printf', 'rm', 'echo'] },
-      env: { ANTHROPIC_API_KEY: FAKE_KEY },
-    });
-    chat = webviewFrame(wb.page);
-    ws = wb.server.workspaceFolders[0];
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
-
-  teardown(async function () {
-    await stopAnswerLeftRunning(chat);
-    mock.script([]);
+  // The commands of these tests run without a question on their card.
+  chatSuite({ kind: 'rewind', settings: { 'claudeMemory.commands.allow': ['printf', 'rm', 'echo'] } }, (s) => {
+    ({ wb, mock, chat } = s);
+    ws = s.workspace;
   });
 
   test('Rewind to here restores editor, bash and memory changes byte for byte; the untracked file and the ignored folder stay', async function () {

@@ -110,7 +110,7 @@ export type AgentEvent =
 
 export type AgentEventListener = (event: AgentEvent) => void;
 
-/** What `AgentSession.send()` resolves to; it never rejects. */
+/** What `AgentLoop.send()` resolves to; it never rejects. */
 export interface AgentOutcome {
   /** True when the model finished its answer: not cut off, refused, empty, failed or cancelled. */
   ok: boolean;

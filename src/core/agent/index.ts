@@ -1,5 +1,5 @@
 /** The agent loop's public surface: sessions, their options and events. */
-export { AgentSession } from './session';
+export { AgentLoop } from './agentLoop';
 export type { AgentOptions, AgentLogger } from './options';
 export type { AgentEvent, AgentEventListener, AgentErrorKind, AgentOutcome, AgentUsage } from './events';
 export { emptyUsage } from './events';

@@ -65,8 +65,8 @@ export interface AgentOptions {
   fetch?: ClientOptions['fetch'];
   logger?: AgentLogger;
   /**
-   * A conversation to continue: another session's `history` (always complete tool_use/tool_result
+   * A conversation to continue: another session's `conversation` (always complete tool_use/tool_result
    * pairs), e.g. when a settings change needs a new SDK client but not a new conversation.
    */
-  history?: readonly BetaMessageParam[];
+  conversation?: readonly BetaMessageParam[];
 }

@@ -1,5 +1,5 @@
 /**
- * Builds the body of one Messages API request from the session's history: the memory tool, the
+ * Builds the body of one Messages API request from the session's conversation: the memory tool, the
  * configured system prompt, and the two cost features (prompt caching, context editing).
  *
  * Threads (`thread: {type:'create'|'continue'}`, in SDK 1.14.0 as `client.beta.messages.thread()`)
@@ -40,11 +40,11 @@ export type StreamRequestBody = MessageCreateParamsBase & { messages: BetaMessag
  * `tools`: the session's tools, memory first (sessionTools). Their definitions never change within
  * a session, so with the system prompt they form the stable prefix that breakpoint 1 caches.
  */
-export function buildRequest(history: readonly BetaMessageParam[], options: AgentOptions, tools: readonly AgentTool[]): StreamRequestBody {
+export function buildRequest(conversation: readonly BetaMessageParam[], options: AgentOptions, tools: readonly AgentTool[]): StreamRequestBody {
   const caching = options.promptCaching;
   const clearAtLeast = options.contextEditingClearAtLeast ?? DEFAULT_CLEAR_AT_LEAST_TOKENS;
   const plan = options.contextEditing
-    ? planClearing(history, options.contextEditingKeep ?? DEFAULT_CLEAR_KEEP_TOOL_USES, clearAtLeast)
+    ? planClearing(conversation, options.contextEditingKeep ?? DEFAULT_CLEAR_KEEP_TOOL_USES, clearAtLeast)
     : undefined;
   const system: BetaTextBlockParam[] | undefined = options.system
     ? [{ type: 'text', text: options.system, ...(caching ? { cache_control: EPHEMERAL } : {}) }]
@@ -58,7 +58,7 @@ export function buildRequest(history: readonly BetaMessageParam[], options: Agen
     model: options.model,
     max_tokens: options.maxTokens,
     tools: definitions,
-    messages: caching ? withMovingBreakpoints(history, plan) : [...history],
+    messages: caching ? withMovingBreakpoints(conversation, plan) : [...conversation],
   };
   if (system) body.system = system;
   const edits: NonNullable<StreamRequestBody['context_management']>['edits'] = [];
@@ -97,8 +97,8 @@ export function buildRequest(history: readonly BetaMessageParam[], options: Agen
  *   back from this entry.
  * Copies only the touched messages; the history itself never carries cache_control.
  */
-function withMovingBreakpoints(history: readonly BetaMessageParam[], plan: ClearingPlan | undefined): BetaMessageParam[] {
-  const messages = [...history];
+function withMovingBreakpoints(conversation: readonly BetaMessageParam[], plan: ClearingPlan | undefined): BetaMessageParam[] {
+  const messages = [...conversation];
   const marks: Array<[message: number, block: number]> = [];
   const last = messages.length - 1;
   if (last >= 0) marks.push([last, blockCount(messages[last]) - 1]);

@@ -18,7 +18,7 @@ export interface ChatApprovalsHooks {
   answering(): boolean;
   /** The folder of the running send (edits are relative to it). */
   runningFolder(): ChatFolder | undefined;
-  /** "Allow sandboxed commands in this chat" (ChatSessions.allowSandboxedCommands). */
+  /** "Allow sandboxed commands in this chat" (ChatAgents.allowSandboxedCommands). */
   allowSandboxedCommands(): void;
 }
 

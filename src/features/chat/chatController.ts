@@ -3,7 +3,7 @@
  * The view provider, the commands and the tests all drive this one object, so the conversation
  * outlives the webview. It wires the parts that do the work, each against the port
  * (ChatEnvironment, chatPort.ts; chatEnvironment.ts implements it for VS Code):
- * ChatSendRunner (sends, the queue, the key flow, Retry), ChatSessions (the AgentSession and the
+ * ChatSendRunner (sends, the queue, the key flow, Retry), ChatAgents (the AgentLoop and the
  * tools' shell), ChatApprovals (questions on cards), ChatPersistence (Chat History saves and the
  * legacy migration), ChatConversations (New Chat, reopen, delete, the restore on start-up),
  * ChatFolders (the folder choice, availability, the starter line) and ChatRewinds (checkpoints,
@@ -27,7 +27,7 @@ import type { EntryStoreLookup } from './toolEntryFolders';
 
 export type { ChatEnvironment, ChatStore } from './chatPort';
 export type { ChatFolderResult } from './chatFolders';
-export { MAX_SAVED_HISTORY_CHARS } from './chatPersistence';
+export { MAX_SAVED_CONVERSATION_CHARS } from './chatPersistence';
 export type { RewindOutcome } from './chatRewinds';
 export type { ChatSendResult, SendOptions } from './chatSendRunner';
 
@@ -267,7 +267,7 @@ export class ChatController implements ChatDisposable {
     this.parts.approvals.denyAll();
     this.edits.dispose();
     for (const d of this.subscriptions) d.dispose();
-    this.parts.sessions.disposeTools();
+    this.parts.agents.disposeTools();
     this.patches.dispose();
     this.parts.folders.dispose();
     this.parts.approvals.dispose();

@@ -3,20 +3,20 @@
  * deleting chats of Chat History. Each change runs after the restore and any earlier change,
  * and a send waits for it. Moved out of ChatController.
  */
-import { restoreHistory } from '../../core/agent/historyRepair';
+import { restoreConversation } from '../../core/agent/conversationRepair';
 import type { StoredChat } from '../../core/session/chatArchive';
 import type { ChatPatch, ChatTranscript, SavedConversation } from './chatTranscript';
 import type { ChatEnvironment } from './chatPort';
 import type { ChatPersistence } from './chatPersistence';
 import type { ChatFolders } from './chatFolders';
-import type { ChatSessions } from './chatSessions';
+import type { ChatAgents } from './chatAgents';
 import type { SummaryState } from './shared/changeSummary';
 
 export interface ChatConversationsHooks {
   readonly transcript: ChatTranscript;
   readonly persistence: ChatPersistence;
   readonly folders: ChatFolders;
-  readonly sessions: ChatSessions;
+  readonly agents: ChatAgents;
   emit(patches: ChatPatch[]): void;
   isRunning(): boolean;
   /** Stops a running answer, refuses open questions and waits until the send is over. */
@@ -152,14 +152,14 @@ export class ChatConversations {
     this.hooks.persistence.adopt(stored);
     folders.follow(stored.folder);
     const sameFolder = stored.folder === '' || stored.folder === (folders.currentStore()?.folder.uri.toString() ?? '');
-    const history = restoreHistory(stored.history);
-    this.hooks.sessions.restore(sameFolder && history && history.length > 0 ? history : undefined);
+    const conversation = restoreConversation(stored.history);
+    this.hooks.agents.restore(sameFolder && conversation && conversation.length > 0 ? conversation : undefined);
     this.hooks.emit(transcript.restore(stored.transcript));
     this.hooks.summaryRestored(stored.transcript.changes);
     this.hooks.emit(transcript.setPendingKey(false));
     if (!sameFolder) {
       this.hooks.emit(transcript.notice(`This conversation was about the memory of "${stored.folderName}", which is not open: Claude starts the next message without it.`));
-    } else if (stored.history.length > 0 && !history) {
+    } else if (stored.history.length > 0 && !conversation) {
       this.hooks.emit(transcript.notice('The saved conversation could not be read back for Claude: Claude starts the next message without it.'));
     }
   }

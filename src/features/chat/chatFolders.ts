@@ -56,7 +56,7 @@ export class ChatFolders {
 
   /**
    * Makes the chat work in `folder`'s memory. The next message starts a new session with the
-   * usual notice (see ChatSessions.sessionFor): the earlier conversation was about the other folder's files.
+   * usual notice (see ChatAgents.agentFor): the earlier conversation was about the other folder's files.
    */
   useFolder(folder: ChatUri): ChatFolderResult {
     const store = this.env.store(folder);

@@ -12,7 +12,7 @@ import type { ChatEnvironment, EditLedger } from './chatPort';
 import { ChatProgress } from './chatProgress';
 import { ChatRewinds } from './chatRewinds';
 import { ChatSendRunner } from './chatSendRunner';
-import { ChatSessions } from './chatSessions';
+import { ChatAgents } from './chatAgents';
 import type { ChatPatch, ChatTranscript } from './chatTranscript';
 
 /** What the controller itself owns and gives every part. */
@@ -27,7 +27,7 @@ export interface ChatBase {
 
 export interface ChatParts {
   readonly runner: ChatSendRunner;
-  readonly sessions: ChatSessions;
+  readonly agents: ChatAgents;
   readonly approvals: ChatApprovals;
   readonly persistence: ChatPersistence;
   readonly folders: ChatFolders;
@@ -50,7 +50,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     emit,
     isRunning: () => runner.isRunning,
     leftFolder: () => {
-      sessions.leaveFolder();
+      agents.leaveFolder();
       runner.dropRetry();
     },
   });
@@ -58,8 +58,8 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     transcript,
     emit,
     isRunning: () => runner.isRunning,
-    history: () => sessions.history,
-    sessionFolder: () => sessions.folder,
+    conversation: () => agents.conversation,
+    conversationFolder: () => agents.folder,
     summaryState: () => changes.saved(),
   });
   const changes = new ChangeSummary(env.changeSummary ?? NO_SUMMARY_PORT, {
@@ -75,9 +75,9 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     showProgress: (on) => progress.show(on),
     answering: () => runner.answering,
     runningFolder: () => runner.runningFolder,
-    allowSandboxedCommands: () => sessions.allowSandboxedCommands(),
+    allowSandboxedCommands: () => agents.allowSandboxedCommands(),
   });
-  const sessions: ChatSessions = new ChatSessions(env, approvals.approver, { author: () => persistence.author(), notice: (text) => emit(transcript.notice(text)) });
+  const agents: ChatAgents = new ChatAgents(env, approvals.approver, { author: () => persistence.author(), notice: (text) => emit(transcript.notice(text)) });
   const rewinds = new ChatRewinds(env, {
     transcript,
     edits,
@@ -100,12 +100,12 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     switching: () => conversations.whenSwitched(),
     disabled: () => folders.disabled(),
     currentStore: () => folders.currentStore(),
-    sessionFor: (store) => sessions.sessionFor(store),
-    takeNote: () => [rewinds.takeNote(), changes.takeNote()].filter((n) => n !== undefined).join('\n\n') || undefined,
+    agentFor: (store) => agents.agentFor(store),
+    takeNote: () => rewinds.takeNote(),
     recordCheckpoint: (folder, text) => rewinds.recordCheckpoint(folder, text),
     countTurn: (store, title) => persistence.countTurn(store, title),
     // The answer's last save; then the summary is read once more (a reload right after keeps it).
-    saveNow: () => persistence.saveNow().then(() => void changes.refresh()),
+    answerSaved: () => persistence.saveNow().then(() => void changes.refresh()),
     newChat: () => base.newChat(),
     running: (on) => changes.setRunning(on),
     // Reads change nothing; a failed command may have written files all the same.
@@ -120,7 +120,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     approvals.clear();
     edits.clear();
     // Claude forgets it, and another conversation gets a fresh shell.
-    sessions.forget();
+    agents.forget();
     runner.forget();
     // A new conversation's Claude never saw those edits.
     rewinds.forgetUndoneEdits();
@@ -132,7 +132,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     transcript,
     persistence,
     folders,
-    sessions,
+    agents,
     emit,
     isRunning: () => runner.isRunning,
     settle,
@@ -140,7 +140,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     forgetConversation,
     summaryRestored: (state) => void changes.restore(state),
   });
-  return { runner, sessions, approvals, persistence, folders, rewinds, conversations, progress, changes, settle, forgetConversation };
+  return { runner, agents, approvals, persistence, folders, rewinds, conversations, progress, changes, settle, forgetConversation };
 }
 
 /** Without a port (tests' environments): no checkpoints, so no summary. */

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'crypto';
 import { STATE_KEYS } from '../../platform/ids';
-import { trimHistory } from '../../core/agent/historyRepair';
+import { trimConversation } from '../../core/agent/conversationRepair';
 import { chatTitle, type ChatSummary, type StoredChat } from '../../core/session/chatArchive';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ChatAuthor } from './chatMemory';
@@ -19,7 +19,7 @@ import type { SummaryState } from './shared/changeSummary';
  * with its latest part that fits. The transcript (what the chat shows) is saved whole: the
  * archive writes it in chunks, only the changed ones per save.
  */
-export const MAX_SAVED_HISTORY_CHARS = 2_500_000;
+export const MAX_SAVED_CONVERSATION_CHARS = 2_500_000;
 /** How often a running answer is saved (a reload mid-answer keeps what was shown until then). */
 export const SAVE_WHILE_RUNNING_MS = 1_000;
 
@@ -40,9 +40,9 @@ export interface ChatPersistenceHooks {
   emit(patches: ChatPatch[]): void;
   /** True while a send runs (saves are then at most once a second). */
   isRunning(): boolean;
-  /** The conversation Claude would continue, and the folder of its session (ChatSessions). */
-  history(): readonly BetaMessageParam[];
-  sessionFolder(): string | undefined;
+  /** The conversation Claude would continue, and the folder of its session (ChatAgents). */
+  conversation(): readonly BetaMessageParam[];
+  conversationFolder(): string | undefined;
   /** The change summary's state, saved with the chat. */
   summaryState(): SummaryState | undefined;
 }
@@ -148,8 +148,8 @@ export class ChatPersistence {
     }
     const transcript: SavedConversation = { ...this.hooks.transcript.saved(), changes: this.hooks.summaryState() };
     if (transcript.entries.length === 0) return;
-    const history = this.hooks.history();
-    const folder = this.hooks.sessionFolder() ?? chat.folder;
+    const conversation = this.hooks.conversation();
+    const folder = this.hooks.conversationFolder() ?? chat.folder;
     const folderName = this.env.folderOf(folder)?.name ?? chat.folderName;
     const record: StoredChat<SavedConversation> = {
       id: chat.id,
@@ -160,7 +160,7 @@ export class ChatPersistence {
       folderName,
       turns: chat.turns,
       transcript,
-      history: trimHistory(history, MAX_SAVED_HISTORY_CHARS),
+      history: trimConversation(conversation, MAX_SAVED_CONVERSATION_CHARS),
       ...(transcript.send ? { running: true } : {}),
     };
     try {

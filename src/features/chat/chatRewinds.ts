@@ -25,8 +25,8 @@ export interface ChatRewindsHooks {
   /** The id of the conversation on screen (a checkpoint names it). */
   chatId(): string | undefined;
   saveNow(): Promise<void>;
-  /** The change summary: what an undo, a checkpoint or a rewind changes in it. */
-  readonly changes: Pick<ChangeSummary, 'refresh' | 'rewound' | 'checkpointTaken'>;
+  /** The change summary: what an undo, a checkpoint or a rewind changes in it, and its own note of rows undone there. */
+  readonly changes: Pick<ChangeSummary, 'refresh' | 'rewound' | 'checkpointTaken' | 'takeNote'>;
 }
 
 export class ChatRewinds {
@@ -59,9 +59,12 @@ export class ChatRewinds {
     return result;
   }
 
-  /** The rewind and the edits undone since Claude's last turn, for the next message's note (empty after). */
+  /**
+   * What Claude is told with the next message (undefined: nothing), then forgotten: the rewind, the
+   * edits undone on their cards and the rows undone in the change summary since its last turn.
+   */
   takeNote(): string | undefined {
-    const notes = [this.takeRewoundNote(), this.takeUndoneEditsNote()].filter((n): n is string => n !== undefined);
+    const notes = [this.takeRewoundNote(), this.takeUndoneEditsNote(), this.hooks.changes.takeNote()].filter((n): n is string => n !== undefined);
     return notes.length === 0 ? undefined : notes.join('\n\n');
   }
 

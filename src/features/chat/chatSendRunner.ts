@@ -198,7 +198,7 @@ export class ChatSendRunner {
     const { transcript } = this.hooks;
     try {
       // Before the user's row, so a "new session" notice reads in the right order.
-      const agent = await this.hooks.sessionFor(store);
+      const agent = await this.hooks.agentFor(store);
       const requireProgressEntry = this.resumeNext;
       this.resumeNext = false;
       // Editor cards name files relative to the folder the tools work in.
@@ -235,7 +235,7 @@ export class ChatSendRunner {
       );
       return { started: true, outcome };
     } catch (error) {
-      // AgentSession.send never rejects; this is a bug in our glue, shown instead of swallowed.
+      // AgentLoop.send never rejects; this is a bug in our glue, shown instead of swallowed.
       this.env.log.error(error instanceof Error ? error : String(error));
       this.hooks.emit(transcript.fail('unknown', 'Something went wrong inside the extension; see the "Claude Memory" output for details.'));
       this.hooks.emit(transcript.end());
@@ -246,7 +246,7 @@ export class ChatSendRunner {
       this.hooks.running(false);
       this.env.setRunning(false);
       // Every completed, stopped or failed send is saved before the send resolves.
-      await this.hooks.saveNow();
+      await this.hooks.answerSaved();
     }
   }
 }

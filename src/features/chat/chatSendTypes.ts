@@ -2,7 +2,7 @@
  * What the send runner (chatSendRunner.ts) is given and gives back: its options and results,
  * a queued message, and the hooks it works through.
  */
-import type { AgentSession } from '../../core/agent/session';
+import type { AgentLoop } from '../../core/agent/agentLoop';
 import type { AgentEvent, AgentOutcome } from '../../core/agent/events';
 import type { ChatAttachments } from './chatAttachments';
 import type { ChatPatch, ChatTranscript, PromptView } from './chatTranscript';
@@ -49,13 +49,14 @@ export interface ChatSendRunnerHooks {
   /** Why the chat cannot send now (ChatFolders.disabled). */
   disabled(): { reason: string } | undefined;
   currentStore(): ChatStore | undefined;
-  sessionFor(store: ChatStore): Promise<AgentSession>;
-  /** The rewind and undone edits Claude has not been told about yet (ChatRewinds.takeNote). */
+  agentFor(store: ChatStore): Promise<AgentLoop>;
+  /** What Claude has not been told about yet: a rewind, undone edits and summary rows (ChatRewinds.takeNote). */
   takeNote(): string | undefined;
   recordCheckpoint(folder: ChatFolder, text: string): Promise<void>;
   /** A message is sent (ChatPersistence.countTurn). */
   countTurn(store: ChatStore, title: string): void;
-  saveNow(): Promise<void>;
+  /** The send is over (completed, stopped or failed): the chat is saved; resolves once it is. */
+  answerSaved(): Promise<void>;
   /** An answer starts or ends, and a tool call in it ended: for the change summary. */
   running(on: boolean): void;
   toolEnded(event: Extract<AgentEvent, { type: 'tool_end' }>): void;

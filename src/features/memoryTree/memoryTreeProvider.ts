@@ -29,6 +29,12 @@ export interface TreeItemAnnotator {
 export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<MemoryNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly refreshed = new vscode.EventEmitter<void>();
+  /**
+   * Fires right after the whole tree was told to redraw (a new generation of nodes). VS Code's
+   * reveal waits for a redraw it was told of, so a reveal started now finds the new listing.
+   */
+  readonly onDidRefresh = this.refreshed.event;
   /** This generation's listings and roots (a refresh starts a new one). */
   private listings = new Map<string, Promise<MemoryNode[]>>();
   private roots = new Map<string, MemoryNode>();
@@ -80,13 +86,16 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     });
   }
 
-  /** A store changed: the annotators update first, then the tree redraws once. */
+  /**
+   * A store changed: the annotators update first, then the tree redraws once, also for changes that
+   * overlap (VS Code's reveal waits for the first of several redraws told of at once, not the rest).
+   */
   storeChanged(): Promise<void> {
     const update = Promise.all(this.annotators.map((a) => a.update?.().catch(() => undefined))).then(() => undefined);
     this.pendingUpdates.add(update);
     return update.then(() => {
       this.pendingUpdates.delete(update);
-      this.refresh();
+      if (this.pendingUpdates.size === 0) this.refresh();
     });
   }
 
@@ -101,6 +110,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
     this.roots = new Map();
     this.histories = new Map();
     this.changed.fire(undefined);
+    this.refreshed.fire();
   }
 
   async getChildren(element?: MemoryNode): Promise<MemoryNode[]> {
@@ -186,6 +196,7 @@ export class MemoryTreeProvider implements vscode.TreeDataProvider<MemoryNode>, 
 
   dispose(): void {
     this.changed.dispose();
+    this.refreshed.dispose();
   }
 
   private list(store: MemoryStore, rel: string): Promise<MemoryNode[]> {

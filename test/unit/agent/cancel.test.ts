@@ -37,7 +37,7 @@ describe('agent loop: cancellation', () => {
     assert.equal(server.requests.length, 1);
 
     // Both calls are answered in history: the skipped one as a cancelled error.
-    const results = session.history.at(-1)!.content as Array<{ tool_use_id: string; is_error: boolean; content: string }>;
+    const results = session.conversation.at(-1)!.content as Array<{ tool_use_id: string; is_error: boolean; content: string }>;
     assert.deepEqual(results.map((r) => [r.tool_use_id, r.is_error]), [['toolu_a', false], ['toolu_b', true]]);
     assert.match(results[1].content, /Cancelled by the user/);
 
@@ -61,7 +61,7 @@ describe('agent loop: cancellation', () => {
       if (e.type === 'text') controller.abort();
     }, controller.signal);
     assert.equal(outcome.error?.kind, 'cancelled');
-    assert.equal(session.history.length, 0);
+    assert.equal(session.conversation.length, 0);
     assert.equal(rec.of('tool_start').length, 0);
     assert.equal(server.requests.length, 1);
 

@@ -44,7 +44,7 @@ describe('agent loop: prompt caching and context editing', () => {
     // Caching works across turns: later turns read most of their prompt from the cache.
     const last = server.requests.at(-1)!.usage!;
     assert.ok(last.cache_read_input_tokens > last.input_tokens + last.cache_creation_input_tokens);
-    assert.ok(!JSON.stringify(s.history).includes('cache_control'), 'breakpoints never enter the history');
+    assert.ok(!JSON.stringify(s.conversation).includes('cache_control'), 'breakpoints never enter the history');
   });
 
   it('puts the stable breakpoint on the system prompt when there is one', async () => {

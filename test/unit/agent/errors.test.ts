@@ -51,7 +51,7 @@ describe('agent loop: API errors, retries and the API key', () => {
     assert.equal(outcome.error?.kind, 'rate_limit');
     assert.match(outcome.error!.message, /given up after 2 retries/);
     assert.equal(server!.requests.length, 3);
-    assert.equal(session.history.length, 0, 'a send without any answer leaves the history as it was');
+    assert.equal(session.conversation.length, 0, 'a send without any answer leaves the history as it was');
   });
 
   it('says when it gave up after retrying 529s', async () => {
@@ -119,7 +119,7 @@ describe('agent loop: API errors, retries and the API key', () => {
     assert.equal(outcome.error?.kind, 'stream');
     assert.equal(server.requests.length, 2);
     assert.equal(rec.of('tool_start').length, 0);
-    assert.equal(session.history.length, 0);
+    assert.equal(session.conversation.length, 0);
   });
 
   it('never lets the API key reach an event, an error or a log', async () => {

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { AgentSession } from '../../../src/core/agent/session';
+import { AgentLoop } from '../../../src/core/agent/agentLoop';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import type { AgentOptions } from '../../../src/core/agent/options';
 import { MemoryEngine } from '../../../src/core/memory';
@@ -34,8 +34,8 @@ export async function tempStore(): Promise<TempStore> {
   };
 }
 
-export function sessionFor(server: Pick<MockMessagesApi, 'url'>, memory: MemoryToolExecutor, overrides: Partial<AgentOptions> = {}): AgentSession {
-  return new AgentSession({
+export function sessionFor(server: Pick<MockMessagesApi, 'url'>, memory: MemoryToolExecutor, overrides: Partial<AgentOptions> = {}): AgentLoop {
+  return new AgentLoop({
     apiKey: TEST_KEY,
     baseURL: server.url,
     model: 'claude-test-model',

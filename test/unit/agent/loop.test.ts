@@ -11,14 +11,14 @@ describe('agent loop: memory sessions against the scripted API', () => {
     ]);
     const first = sessionFor(server, bed.store.engine);
     await first.send('My colour is teal.', recorder().listener);
-    const second = sessionFor(server, bed.store.engine, { model: 'another-model', history: first.history });
+    const second = sessionFor(server, bed.store.engine, { model: 'another-model', conversation: first.conversation });
     const outcome = await second.send('What colour?', recorder().listener);
 
     assert.equal(outcome.ok, true);
     assert.equal(server.requests[1].body.model, 'another-model');
     assert.deepEqual(messagesOf(server.requests[1].body).map((m) => m.role), ['user', 'assistant', 'user']);
-    assert.equal(second.history.length, 4);
-    assert.equal(first.history.length, 2, 'the earlier session is not changed by the new one');
+    assert.equal(second.conversation.length, 4);
+    assert.equal(first.conversation.length, 2, 'the earlier session is not changed by the new one');
   });
 
   it('runs a multi-turn memory session and continues the chat on the next send', async () => {
@@ -56,16 +56,16 @@ describe('agent loop: memory sessions against the scripted API', () => {
     assert.equal(results[0].content, 'File created successfully at: /memories/progress.md');
 
     // History: user, assistant, tool results, assistant, tool results, final assistant.
-    assert.deepEqual(session.history.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+    assert.deepEqual(session.conversation.map((m) => m.role), ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
     const again = await session.send('What did I do?', rec.listener);
     assert.equal(again.ok, true);
     const fourth = messagesOf(server.requests[3].body);
     assert.equal(fourth.length, 7);
     assert.deepEqual((fourth[6].content as Array<Record<string, unknown>>)[0].text, 'What did I do?');
-    assert.equal(session.history.length, 8);
+    assert.equal(session.conversation.length, 8);
 
     session.reset();
-    assert.equal(session.history.length, 0);
+    assert.equal(session.conversation.length, 0);
   });
 
   it('runs two edits of one file in one turn in order, and both land', async () => {
@@ -165,7 +165,7 @@ describe('agent loop: memory sessions against the scripted API', () => {
     assert.equal(outcome.error?.kind, 'max_turns');
     assert.match(outcome.error!.message, /2 model turns/);
     assert.equal(server.requests.length, 2);
-    assert.equal(session.history.at(-1)!.role, 'user');
+    assert.equal(session.conversation.at(-1)!.role, 'user');
     assert.deepEqual(rec.events.slice(-2).map((e) => e.type), ['error', 'done']);
     // The server rejects dangling tool_use; this send succeeding proves the history is valid.
     const next = await session.send('go on', () => undefined);

@@ -18,7 +18,7 @@ describe('agent loop: stop reasons', () => {
     const rec = recorder();
     const outcome = await session.send('hi', rec.listener);
     assert.deepEqual([outcome.ok, outcome.stop_reason, outcome.turns, outcome.error], [true, 'end_turn', 1, undefined]);
-    assert.deepEqual(session.history.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(session.conversation.map((m) => m.role), ['user', 'assistant']);
     assert.equal(rec.of('error').length, 0);
   });
 
@@ -45,7 +45,7 @@ describe('agent loop: stop reasons', () => {
     assert.match(outcome.error!.message, /cut off at max_tokens \(64 output tokens per response\)/);
     assert.deepEqual(rec.events.slice(-3).map((e) => e.type), ['turn_end', 'error', 'done']);
     assert.equal(server.requests.length, 1, 'a cut-off is not silently re-requested');
-    assert.deepEqual(session.history.map((m) => m.role), ['user', 'assistant']);
+    assert.deepEqual(session.conversation.map((m) => m.role), ['user', 'assistant']);
 
     const next = await session.send('continue', () => undefined);
     assert.equal(next.ok, true);
@@ -82,7 +82,7 @@ describe('agent loop: stop reasons', () => {
     assert.equal(outcome.error?.kind, 'refusal');
     assert.match(outcome.error!.message, /declined/);
     assert.equal(bed.store.read('r.md'), 'r\n', 'memory changes made before the refusal are kept');
-    assert.deepEqual(session.history.map((m) => m.role), ['user', 'assistant'], 'back to the history before the refused send');
+    assert.deepEqual(session.conversation.map((m) => m.role), ['user', 'assistant'], 'back to the history before the refused send');
 
     const next = await session.send('something else', () => undefined);
     assert.equal(next.ok, true);
@@ -101,7 +101,7 @@ describe('agent loop: stop reasons', () => {
     assert.equal(outcome.error?.kind, 'refusal');
     assert.equal(rec.of('tool_start').length, 0);
     assert.throws(() => bed.store.read('x.md'));
-    assert.equal(session.history.length, 0);
+    assert.equal(session.conversation.length, 0);
   });
 
   it('pause_turn: sends the paused content back and continues until end_turn', async () => {
@@ -110,7 +110,7 @@ describe('agent loop: stop reasons', () => {
     const outcome = await session.send('go', () => undefined);
     assert.deepEqual([outcome.ok, outcome.stop_reason, outcome.turns], [true, 'end_turn', 2]);
     assert.equal(messagesOf(server.requests[1].body).at(-1)!.role, 'assistant');
-    assert.deepEqual(session.history.map((m) => m.role), ['user', 'assistant', 'assistant']);
+    assert.deepEqual(session.conversation.map((m) => m.role), ['user', 'assistant', 'assistant']);
   });
 
   for (const [name, content] of [
@@ -124,7 +124,7 @@ describe('agent loop: stop reasons', () => {
       const outcome = await session.send('hello?', () => undefined);
       assert.equal(outcome.ok, false);
       assert.equal(outcome.error?.kind, 'empty_response');
-      assert.deepEqual(session.history.map((m) => m.role), ['user']);
+      assert.deepEqual(session.conversation.map((m) => m.role), ['user']);
 
       // The scripted server refuses empty messages and blank text blocks, as the API does.
       const next = await session.send('are you there?', () => undefined);
@@ -144,9 +144,9 @@ describe('agent loop: stop reasons', () => {
     const session = sessionFor(server, bed.store.engine);
     const outcome = await session.send('look', () => undefined);
     assert.deepEqual([outcome.ok, outcome.turns, outcome.error], [true, 2, undefined]);
-    assert.deepEqual(session.history.map((m) => m.role), ['user', 'assistant', 'user']);
+    assert.deepEqual(session.conversation.map((m) => m.role), ['user', 'assistant', 'user']);
     // The blank text block in front of the call was dropped too (the API refuses it in a request).
-    assert.deepEqual((session.history[1].content as Array<{ type: string }>).map((b) => b.type), ['tool_use']);
+    assert.deepEqual((session.conversation[1].content as Array<{ type: string }>).map((b) => b.type), ['tool_use']);
     const next = await session.send('and now?', () => undefined);
     assert.equal(next.ok, true, next.error?.message);
   });

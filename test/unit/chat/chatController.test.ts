@@ -1,6 +1,6 @@
 /**
  * ChatController with its parts wired together, against the fake port and the scripted Messages
- * API (a real AgentSession): what the parts' own tests cannot see is that they are wired right.
+ * API (a real AgentLoop): what the parts' own tests cannot see is that they are wired right.
  */
 import * as assert from 'node:assert/strict';
 import { ChatController } from '../../../src/features/chat/chatController';

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { STATE_KEYS } from '../../../src/platform/ids';
-import { ChatPersistence, MAX_SAVED_HISTORY_CHARS } from '../../../src/features/chat/chatPersistence';
+import { ChatPersistence, MAX_SAVED_CONVERSATION_CHARS } from '../../../src/features/chat/chatPersistence';
 import { ChatTranscript, type ChatPatch } from '../../../src/features/chat/chatTranscript';
 import { chatArchive, fakeFolder, fakeMemento, fakePort, memoryBlobs, type FakePort } from './fakeChatPort';
 import type { SummaryState } from '../../../src/features/chat/shared/changeSummary';
@@ -19,8 +19,8 @@ function rig(port: FakePort = fakePort()) {
     transcript,
     emit: (p) => void patches.push(...p),
     isRunning: () => state.running,
-    history: () => state.history,
-    sessionFolder: () => state.folder,
+    conversation: () => state.history,
+    conversationFolder: () => state.folder,
     summaryState: () => state.summary,
   });
   return { persistence, transcript, patches, state, port };
@@ -77,7 +77,7 @@ describe('chat persistence (Chat History saves)', () => {
 
   it('keeps the latest part of a long history that fits the cap', async () => {
     const r = rig();
-    const long = 'x'.repeat(MAX_SAVED_HISTORY_CHARS / 2);
+    const long = 'x'.repeat(MAX_SAVED_CONVERSATION_CHARS / 2);
     r.state.history = [
       { role: 'user', content: `old ${long}` },
       { role: 'assistant', content: `old answer ${long}` },

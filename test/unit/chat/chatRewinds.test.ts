@@ -29,7 +29,7 @@ function rig(port: FakePort = fakePort()) {
   const transcript = new ChatTranscript();
   const edits = new FakeEdits();
   const patches: ChatPatch[] = [];
-  const state = { answering: false, saves: 0, summary: [] as string[] };
+  const state = { answering: false, saves: 0, summary: [] as string[], summaryNote: undefined as string | undefined };
   const checkpoints = fakeCheckpoints();
   port.checkpointStore = checkpoints;
   const rewinds = new ChatRewinds(port, {
@@ -45,6 +45,11 @@ function rig(port: FakePort = fakePort()) {
       refresh: async () => void state.summary.push('refresh'),
       rewound: async (checkpoint) => void state.summary.push(`rewound ${checkpoint}`),
       checkpointTaken: async (_folder, checkpoint, entryId, text) => void state.summary.push(`checkpoint ${checkpoint} ${entryId} ${text}`),
+      takeNote: () => {
+        const note = state.summaryNote;
+        state.summaryNote = undefined;
+        return note;
+      },
     },
   });
   return { rewinds, transcript, edits, patches, state, checkpoints, port };
@@ -57,6 +62,15 @@ async function sent(r: ReturnType<typeof rig>, text: string): Promise<string> {
   r.transcript.end();
   const user = r.transcript.snapshot().entries.filter((e) => e.kind === 'user').at(-1)!;
   return user.id;
+}
+
+/** An answer whose edit card created src/new.ts (undoable); returns the card's entry id. */
+function createdFileCard(r: ReturnType<typeof rig>): string {
+  r.transcript.begin('edit', 'claude-test-model');
+  r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'create', path: 'src/new.ts', is_error: false, summary: 'created', detail: { kind: 'edit', path: 'src/new.ts', before: undefined, after: 'x' } });
+  const card = r.transcript.entryIdOf('e')!;
+  r.edits.record(card, { folder: r.port.folders[0], path: 'src/new.ts', before: undefined, after: 'x' });
+  return card;
 }
 
 describe('chat rewinds: checkpoints, Rewind and Undo', () => {
@@ -108,10 +122,7 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
 
   it('an undone edit is marked on its card and told to Claude with the next message; a failed undo is not', async () => {
     const r = rig();
-    r.transcript.begin('edit', 'claude-test-model');
-    r.transcript.apply({ type: 'tool_end', id: 'e', tool: 'str_replace_based_edit_tool', command: 'create', path: 'src/new.ts', is_error: false, summary: 'created', detail: { kind: 'edit', path: 'src/new.ts', before: undefined, after: 'x' } });
-    const card = r.transcript.entryIdOf('e')!;
-    r.edits.record(card, { folder: r.port.folders[0], path: 'src/new.ts', before: undefined, after: 'x' });
+    const card = createdFileCard(r);
     r.edits.undoResult = { ok: false, reason: 'src/new.ts changed since.' };
     assert.deepEqual(await r.rewinds.undoEdit(card), { ok: false, reason: 'src/new.ts changed since.' });
     assert.equal(r.rewinds.takeNote(), undefined);
@@ -123,6 +134,18 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
     assert.equal(entry?.kind === 'tool' && entry.edit?.undone, true);
     assert.match(r.rewinds.takeNote() ?? '', /- src\/new\.ts: the file you created was removed\./);
     assert.equal(r.rewinds.takeNote(), undefined);
+  });
+
+  it('the next message tells Claude of the undone edits and, after them, of the rows undone in the change summary, once', async () => {
+    const r = rig();
+    const card = createdFileCard(r);
+    assert.deepEqual(await r.rewinds.undoEdit(card), { ok: true });
+    r.state.summaryNote = 'The user undid these changes in the change summary:\n- src/b.ts: changed back';
+    const note = r.rewinds.takeNote() ?? '';
+    assert.match(note, /- src\/new\.ts: the file you created was removed\.\]\n\nThe user undid these changes in the change summary:\n- src\/b\.ts: changed back$/);
+    assert.equal(r.rewinds.takeNote(), undefined, 'told once');
+    r.state.summaryNote = 'only the summary';
+    assert.equal(r.rewinds.takeNote(), 'only the summary');
   });
 
   it('a new conversation forgets the undone edits', async () => {

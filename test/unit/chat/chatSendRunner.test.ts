@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent, AgentOutcome } from '../../../src/core/agent/events';
-import type { AgentSession } from '../../../src/core/agent/session';
+import type { AgentLoop } from '../../../src/core/agent/agentLoop';
 import { ChatAttachments } from '../../../src/features/chat/chatAttachments';
 import { ChatProgress } from '../../../src/features/chat/chatProgress';
 import { ChatSendRunner, CONTINUE_PROMPT, type ChatSendRunnerHooks } from '../../../src/features/chat/chatSendRunner';
@@ -15,7 +15,7 @@ const failed = (kind: 'overloaded' | 'cancelled', turns: number): AgentOutcome =
 
 type Answer = (prompt: string, onEvent: (e: AgentEvent) => void, signal: AbortSignal) => Promise<AgentOutcome>;
 
-/** An AgentSession that answers with the test's function and records every prompt and option. */
+/** An AgentLoop that answers with the test's function and records every prompt and option. */
 class FakeAgent {
   readonly prompts: string[] = [];
   readonly requireProgressEntry: boolean[] = [];
@@ -83,7 +83,7 @@ function rig(answer: Answer = answers('Hello.')): Rig {
     switching: async () => undefined,
     disabled: () => r.disabled,
     currentStore: (): ChatStore => store,
-    sessionFor: async () => agent as unknown as AgentSession,
+    agentFor: async () => agent as unknown as AgentLoop,
     takeNote: () => {
       const note = r.note;
       r.note = undefined;
@@ -91,7 +91,7 @@ function rig(answer: Answer = answers('Hello.')): Rig {
     },
     recordCheckpoint: async (_folder, text) => void r.checkpoints.push(text),
     countTurn: (_store, title) => void r.turns.push(title),
-    saveNow: async () => void (r.saves += 1),
+    answerSaved: async () => void (r.saves += 1),
     running: (on) => void r.running.push(on),
     toolEnded: (event) => void r.toolsEnded.push(event.id),
     newChat: async () => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { actionsFor, ChatTranscript, retryText, WAITING_TEXT, type ChatPatch } from '../../../src/features/chat/chatTranscript';
+import { applyChatPatch } from '../../../src/features/chat/shared/chatPatch';
 import type { ChatEntry } from '../../../src/features/chat/shared/protocol';
 
 const MODEL = 'claude-sonnet-4-5';
@@ -10,21 +11,12 @@ function run(t: ChatTranscript, events: AgentEvent[]): ChatPatch[] {
   return events.flatMap((e) => t.apply(e));
 }
 
-/** Applies patches the way the webview does, to check that patches and snapshots agree. */
-function replay(patches: ChatPatch[]): ChatEntry[] {
-  let entries: ChatEntry[] = [];
-  for (const p of patches) {
-    if (p.type === 'snapshot') entries = p.snapshot.entries.map((e) => ({ ...e }));
-    else if (p.type === 'entry') {
-      const i = entries.findIndex((e) => e.id === p.entry.id);
-      if (i >= 0) entries[i] = { ...p.entry };
-      else entries.push({ ...p.entry });
-    } else if (p.type === 'text') {
-      const e = entries.find((x) => x.id === p.id);
-      if (e?.kind === 'assistant') e.markdown += p.text;
-    } else if (p.type === 'remove') entries = entries.filter((e) => e.id !== p.id);
-  }
-  return entries;
+/**
+ * The entries a webview holds after `patches` (applyChatPatch, as its model does), each received as
+ * a copy as postMessage delivers it: patches and snapshots must agree.
+ */
+function replay(patches: ChatPatch[]): readonly ChatEntry[] {
+  return patches.reduce<readonly ChatEntry[]>((entries, p) => applyChatPatch(entries, structuredClone(p)), []);
 }
 
 describe('chat transcript', () => {

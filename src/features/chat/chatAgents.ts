@@ -1,8 +1,8 @@
 /**
- * The chat's session and tool factory: one AgentSession for the current key, settings and store,
+ * The chat's agent and tool factory: one AgentLoop for the current key, settings and store,
  * and one set of workspace tools (one shell) per chat and folder. Moved out of ChatController.
  */
-import { AgentSession } from '../../core/agent/session';
+import { AgentLoop } from '../../core/agent/agentLoop';
 import type { AgentOptions } from '../../core/agent/options';
 import type { ToolApprover } from '../../core/agent/tools';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
@@ -10,45 +10,45 @@ import type { WorkspaceTools } from '../../platform/workspaceTools';
 import type { ChatAuthor } from './chatMemory';
 import type { ChatEnvironment, ChatFolder, ChatStore } from './chatPort';
 
-export interface ChatSessionsHooks {
-  /** Who makes the session's memory calls (ChatPersistence.author). */
+export interface ChatAgentsHooks {
+  /** Who makes the agent's memory calls (ChatPersistence.author). */
   author(): ChatAuthor;
   /** Shows a notice in the conversation. */
   notice(text: string): void;
 }
 
-export class ChatSessions {
+export class ChatAgents {
   /** `leftFolder`: the chat switched folders since; this conversation is not continued. */
-  private session: { key: string; folder: string; agent: AgentSession; leftFolder?: boolean } | undefined;
-  /** The workspace tools of the current session's folder; a new chat or folder gets new ones (a fresh shell). */
+  private current: { key: string; folder: string; agent: AgentLoop; leftFolder?: boolean } | undefined;
+  /** The workspace tools of the current agent's folder; a new chat or folder gets new ones (a fresh shell). */
   private tools: { folder: string; set: WorkspaceTools } | undefined;
-  /** History to continue with, from a reopened conversation. */
-  private restoredHistory: BetaMessageParam[] | undefined;
+  /** The conversation to continue, from a reopened conversation. */
+  private restoredConversation: BetaMessageParam[] | undefined;
 
   constructor(
     private readonly env: ChatEnvironment,
     private readonly approver: ToolApprover,
-    private readonly hooks: ChatSessionsHooks,
+    private readonly hooks: ChatAgentsHooks,
   ) {}
 
-  /** The conversation Claude would continue: the session's, else a reopened chat's (empty: none). */
-  get history(): readonly BetaMessageParam[] {
-    return this.session?.agent.history ?? this.restoredHistory ?? [];
+  /** The conversation Claude would continue: the agent's, else a reopened chat's (empty: none). */
+  get conversation(): readonly BetaMessageParam[] {
+    return this.current?.agent.conversation ?? this.restoredConversation ?? [];
   }
 
-  /** The folder (a Uri string) of the current session; undefined before the first message. */
+  /** The folder (a Uri string) of the current agent; undefined before the first message. */
   get folder(): string | undefined {
-    return this.session?.folder;
+    return this.current?.folder;
   }
 
-  /** Makes `history` (a reopened chat's) the next session's; undefined: start afresh. */
-  restore(history: BetaMessageParam[] | undefined): void {
-    this.restoredHistory = history;
+  /** Makes `conversation` (a reopened chat's) the next agent's; undefined: start afresh. */
+  restore(conversation: BetaMessageParam[] | undefined): void {
+    this.restoredConversation = conversation;
   }
 
   /** Switching away ends the conversation, even if the chat comes back to this folder later. */
   leaveFolder(): void {
-    if (this.session) this.session.leftFolder = true;
+    if (this.current) this.current.leftFolder = true;
   }
 
   /** "Allow sandboxed commands in this chat": the current tools run later commands without asking. */
@@ -57,12 +57,12 @@ export class ChatSessions {
   }
 
   /**
-   * The session for the current key, settings and store. A change of any of them needs a new
+   * The agent for the current key, settings and store. A change of any of them needs a new
    * SDK client. With the same folder the conversation carries over to it; a new folder means
    * another memory, so the conversation starts afresh and the transcript says so rather than
    * pretending Claude still remembers it.
    */
-  async sessionFor(store: ChatStore): Promise<AgentSession> {
+  async agentFor(store: ChatStore): Promise<AgentLoop> {
     const settings = this.env.settings();
     const tools = this.toolsFor(store.folder);
     const options: AgentOptions = {
@@ -98,19 +98,19 @@ export class ChatSessions {
       options.contextEditing,
       store.folder.uri.toString(),
     ]);
-    if (this.session?.key === key) return this.session.agent;
-    const previous = this.session;
+    if (this.current?.key === key) return this.current.agent;
+    const previous = this.current;
     const folder = store.folder.uri.toString();
-    const continues = previous !== undefined && !previous.leftFolder && previous.folder === folder && previous.agent.history.length > 0;
-    const history = continues ? previous.agent.history : this.restoredHistory;
-    this.restoredHistory = undefined;
-    this.session = { key, folder, agent: new AgentSession({ ...options, history: history ? [...history] : undefined }) };
+    const continues = previous !== undefined && !previous.leftFolder && previous.folder === folder && previous.agent.conversation.length > 0;
+    const conversation = continues ? previous.agent.conversation : this.restoredConversation;
+    this.restoredConversation = undefined;
+    this.current = { key, folder, agent: new AgentLoop({ ...options, conversation: conversation ? [...conversation] : undefined }) };
     if (continues) {
       this.hooks.notice('The API key or settings changed: the conversation continues with them.');
-    } else if (previous && previous.agent.history.length > 0) {
+    } else if (previous && previous.agent.conversation.length > 0) {
       this.hooks.notice(`The chat now works in the memory of "${store.folder.name}": Claude starts this message without the earlier conversation.`);
     }
-    return this.session.agent;
+    return this.current.agent;
   }
 
   /** The folder's tool set, made on first use after a new chat or a folder switch. */
@@ -129,11 +129,11 @@ export class ChatSessions {
     this.tools = undefined;
   }
 
-  /** Drops the conversation's session (Claude forgets it) and its shell (the tools start one on their next command). */
+  /** Drops the conversation's agent (Claude forgets it) and its shell (the tools start one on their next command). */
   forget(): void {
-    this.session?.agent.reset();
-    this.session = undefined;
-    this.restoredHistory = undefined;
+    this.current?.agent.reset();
+    this.current = undefined;
+    this.restoredConversation = undefined;
     this.disposeTools();
   }
 }

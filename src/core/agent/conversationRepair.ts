@@ -45,7 +45,7 @@ function toolUseIds(message: ChatMessage): string[] {
  * right after it, no tool_result answers a call that is not there, no message is empty, and the
  * first message is the user's.
  */
-export function restoreHistory(value: unknown): BetaMessageParam[] | undefined {
+export function restoreConversation(value: unknown): BetaMessageParam[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const messages: ChatMessage[] = [];
   for (const item of value) {
@@ -101,7 +101,7 @@ function startsExchange(message: BetaMessageParam): boolean {
  * The latest part of a history that fits in `maxChars` of JSON, cut only where an exchange
  * starts (so no tool_result loses its tool_use). Empty when not even the last exchange fits.
  */
-export function trimHistory(messages: readonly BetaMessageParam[], maxChars: number): BetaMessageParam[] {
+export function trimConversation(messages: readonly BetaMessageParam[], maxChars: number): BetaMessageParam[] {
   if (JSON.stringify(messages).length <= maxChars) return [...messages];
   let size = 2; // "[]"
   let cut = messages.length;

@@ -60,7 +60,7 @@ interface LoopState {
   stopReason: string | null;
 }
 
-export class AgentSession {
+export class AgentLoop {
   private readonly messages: BetaMessageParam[] = [];
   private busy = false;
   private readonly log: AgentLogger;
@@ -74,11 +74,11 @@ export class AgentSession {
     this.tools = sessionTools(options.memory, options.tools);
     this.requests = new TurnRequests(options, this.log);
     this.cycle = new CompactionCycle(options);
-    if (options.history) this.messages.push(...options.history);
+    if (options.conversation) this.messages.push(...options.conversation);
   }
 
   /** The conversation so far, as Messages API params (tool_use/tool_result pairs always complete). */
-  get history(): readonly BetaMessageParam[] {
+  get conversation(): readonly BetaMessageParam[] {
     return this.messages;
   }
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { INTERRUPTED_TOOL_RESULT, restoreHistory, trimHistory } from '../../../src/core/agent/historyRepair';
+import { INTERRUPTED_TOOL_RESULT, restoreConversation, trimConversation } from '../../../src/core/agent/conversationRepair';
 import type { MemoryToolExecutor, MemoryToolResult } from '../../../src/core/memory/types';
 import { messagesOf, recorder, sessionFor, useAgentTestBed } from './helpers';
 
@@ -37,7 +37,7 @@ describe('stored chat history: restored valid', () => {
   const bed = useAgentTestBed();
 
   it('answers a tool_use cut off at the end of the history with an "interrupted" error result', () => {
-    const history = restoreHistory([ask('hi'), call('toolu_1', 'Looking.')]);
+    const history = restoreConversation([ask('hi'), call('toolu_1', 'Looking.')]);
     assert.ok(history);
     assertValid(history);
     assert.deepEqual(history.at(-1), {
@@ -54,7 +54,7 @@ describe('stored chat history: restored valid', () => {
         { type: 'tool_use', id: 'b', name: 'memory', input: {} },
       ],
     };
-    const history = restoreHistory([
+    const history = restoreConversation([
       ask('hi'),
       twoCalls,
       { role: 'user', content: [{ type: 'text', text: 'and then?' }, result('a'), result('stray')] as never },
@@ -67,18 +67,18 @@ describe('stored chat history: restored valid', () => {
   });
 
   it('puts the results in before a following assistant message, drops a leading assistant message and empty messages', () => {
-    const history = restoreHistory([call('x'), ask('first'), call('toolu_2'), { role: 'assistant', content: [] }, { role: 'assistant', content: 'Next.' }]);
+    const history = restoreConversation([call('x'), ask('first'), call('toolu_2'), { role: 'assistant', content: [] }, { role: 'assistant', content: 'Next.' }]);
     assert.ok(history);
     assertValid(history);
     assert.deepEqual(history.map((m) => m.role), ['user', 'assistant', 'user', 'assistant']);
   });
 
   it('refuses what is not a history at all', () => {
-    assert.equal(restoreHistory(undefined), undefined);
-    assert.equal(restoreHistory({ messages: [] }), undefined);
-    assert.equal(restoreHistory([{ role: 'system', content: 'x' }]), undefined);
-    assert.equal(restoreHistory([{ role: 'user', content: [{ text: 'no type' }] }]), undefined);
-    assert.deepEqual(restoreHistory([]), []);
+    assert.equal(restoreConversation(undefined), undefined);
+    assert.equal(restoreConversation({ messages: [] }), undefined);
+    assert.equal(restoreConversation([{ role: 'system', content: 'x' }]), undefined);
+    assert.equal(restoreConversation([{ role: 'user', content: [{ text: 'no type' }] }]), undefined);
+    assert.deepEqual(restoreConversation([]), []);
   });
 
   it('a history saved while a tool call ran (the window reloaded) goes back to the API valid, and Claude continues it', async () => {
@@ -91,7 +91,7 @@ describe('stored chat history: restored valid', () => {
     let release: (r: MemoryToolResult) => void = () => undefined;
     const hanging: MemoryToolExecutor = {
       execute: () => {
-        saved = JSON.parse(JSON.stringify(first.history));
+        saved = JSON.parse(JSON.stringify(first.conversation));
         return new Promise((resolve) => (release = resolve));
       },
     };
@@ -100,10 +100,10 @@ describe('stored chat history: restored valid', () => {
     while (saved === undefined) await new Promise((r) => setImmediate(r));
     assert.deepEqual((saved as BetaMessageParam[]).map((m) => m.role), ['user', 'assistant'], 'saved mid-call: the tool_use has no result yet');
 
-    const history = restoreHistory(saved);
+    const history = restoreConversation(saved);
     assert.ok(history);
     assertValid(history);
-    const next = sessionFor(server, bed.store.engine, { history });
+    const next = sessionFor(server, bed.store.engine, { conversation: history });
     const outcome = await next.send('Go on.', recorder().listener);
     assert.equal(outcome.ok, true, outcome.error?.message);
     const sent = messagesOf(server.requests[1].body);
@@ -118,7 +118,7 @@ describe('stored chat history: restored valid', () => {
 
   it('without the repair the same saved history is refused by the API (the test above would fail)', async () => {
     const server = await bed.serve([{ content: [{ type: 'text', text: 'unused' }] }]);
-    const next = sessionFor(server, bed.store.engine, { history: [ask('hi'), call('toolu_1')] });
+    const next = sessionFor(server, bed.store.engine, { conversation: [ask('hi'), call('toolu_1')] });
     const outcome = await next.send('Go on.', recorder().listener);
     assert.equal(outcome.ok, false);
     assert.equal(outcome.error?.kind, 'bad_request');
@@ -130,12 +130,12 @@ describe('stored chat history: restored valid', () => {
       history.push(ask(`question ${i} ${'x'.repeat(200)}`), call(`t${i}`), { role: 'user', content: [result(`t${i}`)] as never }, { role: 'assistant', content: 'ok' });
     }
     const full = JSON.stringify(history).length;
-    assert.deepEqual(trimHistory(history, full), history, 'a history that fits is kept whole');
-    const trimmed = trimHistory(history, Math.floor(full / 3));
+    assert.deepEqual(trimConversation(history, full), history, 'a history that fits is kept whole');
+    const trimmed = trimConversation(history, Math.floor(full / 3));
     assert.ok(JSON.stringify(trimmed).length <= full / 3);
     assert.ok(trimmed.length >= 8 && trimmed.length < history.length);
     assertValid(trimmed);
     assert.match(JSON.stringify(trimmed[0]), /question/);
-    assert.deepEqual(trimHistory(history, 10), [], 'nothing fits: Claude starts without it');
+    assert.deepEqual(trimConversation(history, 10), [], 'nothing fits: Claude starts without it');
   });
 });
