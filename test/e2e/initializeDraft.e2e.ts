@@ -8,12 +8,12 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
-import { startMockMessagesApi, type MockMessagesApi } from '../support/mockMessagesApi';
+import type { MockMessagesApi } from '../support/mockMessagesApi';
+import { chatSuite } from './support/chatSuite';
 import {
-  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, launchWorkbench, notifications, runCommand, screenshot, untilChat, viewPane, waitForWorkbench, webviewFrame,
+  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, notifications, runCommand, screenshot, untilChat, viewPane, waitForWorkbench, webviewFrame,
 } from './support';
 
-const FAKE_KEY = 'sk-ant-e2e-fake-key-000000000000000000';
 const DRAFTED = [
   { id: 'F001', category: 'functional', description: 'add a todo', steps: ['run todo add milk', 'see it listed'], passes: false },
   { id: 'F002', category: 'functional', description: 'list todos', steps: ['run todo list'], passes: false },
@@ -26,24 +26,17 @@ suite('Initialize with a Claude draft keeps the chat in front (e2e)', function (
   let chat: FrameLocator;
   let memory: string;
 
-  suiteSetup(async function () {
-    mock = await startMockMessagesApi([
-      { content: [{ type: 'tool_use', name: 'memory', input: { command: 'str_replace', path: '/memories/features.json', old_str: '[]', new_str: JSON.stringify(DRAFTED, null, 2) } }] },
-      { content: [{ type: 'text', text: LAST_WORDS }] },
-    ]);
-    wb = await launchWorkbench({ kind: 'initdraft', theme: 'light', settings: { 'claudeMemory.apiBaseUrl': mock.url }, env: { ANTHROPIC_API_KEY: FAKE_KEY } });
-    // apiBaseUrl is machine-scoped: the reloaded window reads it from the machine's settings.
-    const machine = path.join(wb.server.dirs.userData, 'Machine');
-    fs.mkdirSync(machine, { recursive: true });
-    fs.writeFileSync(path.join(machine, 'settings.json'), JSON.stringify({ 'claudeMemory.apiBaseUrl': mock.url }));
-    memory = path.join(wb.server.workspaceFolders[0], '.claude-memories');
-    chat = webviewFrame(wb.page);
-  });
-
-  suiteTeardown(async function () {
-    await wb?.dispose(this);
-    await mock?.close();
-  });
+  chatSuite(
+    {
+      kind: 'initdraft',
+      reloads: true,
+      turns: [
+        { content: [{ type: 'tool_use', name: 'memory', input: { command: 'str_replace', path: '/memories/features.json', old_str: '[]', new_str: JSON.stringify(DRAFTED, null, 2) } }] },
+        { content: [{ type: 'text', text: LAST_WORDS }] },
+      ],
+    },
+    (s) => ({ wb, mock, chat, memory } = s),
+  );
 
   test('the draft ends with the chat visible and both buttons on Claude\'s last message; Review opens features.json; after a reload Resume Session starts the resume conversation', async function () {
     const page = wb.page;
