@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ChangeSummary, type ChangeSummaryPort } from '../../../src/features/chat/changeSummary';
 import type { ChangeSummaryView } from '../../../src/features/chat/shared/changeSummary';
 import { makeWorkspace, type Workspace } from '../checkpoints/checkpointSupport';
+import { summaryMemoryOf } from './summaryMemory';
 
 const FOLDER = 'file:///project';
 const chat = { name: 'chat' };
@@ -22,20 +23,7 @@ describe('change summary against its port (real git and memory engine)', () => {
 
   const port = (): ChangeSummaryPort => ({
     checkpoints: (folder) => (folder === FOLDER ? Promise.resolve(ws.store) : undefined),
-    memory: (folder) =>
-      folder === FOLDER
-        ? {
-            history: () => ws.engine.history(),
-            versionText: async (version) => {
-              const bytes = await ws.engine.versionContent(version);
-              return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
-            },
-            currentText: async (rel) => {
-              const file = path.join(ws.folder, '.claude-memories', rel);
-              return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-            },
-          }
-        : undefined,
+    memory: (folder) => (folder === FOLDER ? summaryMemoryOf(ws) : undefined),
     confirm: async (message) => {
       questions.push(message);
       return answer;

@@ -4,14 +4,13 @@
  * them (createChatParts), a real checkpoint store (git in a temp folder) and a real memory engine.
  */
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { ChatAttachments } from '../../../src/features/chat/chatAttachments';
 import { createChatParts, type ChatParts } from '../../../src/features/chat/chatParts';
 import { ChatTranscript, type ChatPatch } from '../../../src/features/chat/chatTranscript';
 import type { ChangeSummaryPort } from '../../../src/features/chat/changeSummary';
 import type { ChatEntry } from '../../../src/features/chat/shared/protocol';
 import { makeWorkspace, type Workspace } from '../checkpoints/checkpointSupport';
+import { summaryMemoryOf } from './summaryMemory';
 import { fakePort, type FakePort } from './fakeChatPort';
 
 const MODEL = 'claude-test-model';
@@ -32,20 +31,7 @@ describe('change summary Undo marks the edit cards of the files it undid', () =>
     const folder = port.folders[0].uri.toString();
     const summaryPort: ChangeSummaryPort = {
       checkpoints: (f) => (f === folder ? Promise.resolve(ws.store) : undefined),
-      memory: (f) =>
-        f === folder
-          ? {
-              history: () => ws.engine.history(),
-              versionText: async (version) => {
-                const bytes = await ws.engine.versionContent(version);
-                return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
-              },
-              currentText: async (rel) => {
-                const file = path.join(ws.folder, '.claude-memories', rel);
-                return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-              },
-            }
-          : undefined,
+      memory: (f) => (f === folder ? summaryMemoryOf(ws) : undefined),
       confirm: async () => true,
       log: { info: () => undefined, warn: () => undefined },
     };
