@@ -1,7 +1,8 @@
 /**
  * Loads one of the CLI's sibling bundles (cli-mcp.js, cli-store.js) with a V8 code cache, so a
- * command's second and later starts skip compiling the bundle: for `mcp` the compile is about a
- * third of its start (Node 20 has no `module.enableCompileCache`, which Node 22 added).
+ * command's second and later starts skip most of compiling the bundle (Node 20 has no
+ * `module.enableCompileCache`, which Node 22 added). In bench/mcp it takes about a tenth of bare
+ * Node's start time off `mcp`'s start.
  *
  * The cache is the bundle's compiled code as V8 serialises it (`vm.Script#createCachedData`),
  * written once per bundle content, path (V8 keeps the path it was compiled at for stack traces),
@@ -22,7 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 
-/** How the last bundle load went (for tests and `--debug` style diagnostics). */
+/** How a bundle load went (for tests). */
 export type CodeCacheUse = 'off' | 'none' | 'used' | 'rejected';
 
 /** The folder of the code cache files (null: off). */
@@ -55,8 +56,8 @@ export function requireWithCodeCache(file: string, dir: string | null = codeCach
   } catch {
     // Not cached yet.
   }
-  // `import()` in the bundle (the bash parser loads its WebAssembly that way) resolves as it would
-  // under `require`.
+  // The bundles loaded here are built without `import()` (cliBundles.js): on Node 20 a script
+  // compiled from cached data loses this callback. It covers a first compile only.
   const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
   const use: CodeCacheUse = cachedData === undefined ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used';
   // The module as `require` would make it: cached under its path, with its own require.
