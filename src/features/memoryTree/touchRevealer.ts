@@ -126,6 +126,9 @@ export class TouchRevealer implements vscode.Disposable {
         return true;
       }
       await this.provider.whenIdle();
+      // An agent's touch is revealed only while the view is shown: a reveal would bring the
+      // Memory view to the front over the chat the user went to meanwhile.
+      if (!select && !this.view.visible) return false;
     }
   }
 }
