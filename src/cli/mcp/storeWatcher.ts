@@ -64,13 +64,13 @@ export function watchStore(root: string, onChange: () => void, onError: (e: unkn
       warned = true;
       return true;
     }
-    const dir = rel === '' ? root : path.join(root, rel);
+    const dir = path.join(root, rel);
     let watcher: fs.FSWatcher;
     try {
       watcher = fs.watch(dir, { persistent: false }, (event, name) => {
         if (typeof name !== 'string' || name.startsWith('.')) return;
         // Past the cap the whole tree is looked at again once the burst settles.
-        if (event === 'rename' && renamed.size <= MAX_FOLDERS) renamed.add(rel === '' ? name : `${rel}/${name}`);
+        if (event === 'rename' && renamed.size <= MAX_FOLDERS) renamed.add(childOf(rel, name));
         changed();
       });
     } catch (e) {
@@ -108,9 +108,9 @@ export function watchStore(root: string, onChange: () => void, onError: (e: unkn
   const visibleFolders = (rel: string): string[] => {
     try {
       return fs
-        .readdirSync(rel === '' ? root : path.join(root, rel), { withFileTypes: true })
+        .readdirSync(path.join(root, rel), { withFileTypes: true })
         .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-        .map((e) => (rel === '' ? e.name : `${rel}/${e.name}`));
+        .map((e) => childOf(rel, e.name));
     } catch {
       return [];
     }
@@ -128,4 +128,9 @@ export function watchStore(root: string, onChange: () => void, onError: (e: unkn
       return [...watchers.keys()].sort();
     },
   };
+}
+
+/** The store-relative path of `name` in folder `rel` ('' is the root). */
+function childOf(rel: string, name: string): string {
+  return rel === '' ? name : `${rel}/${name}`;
 }
