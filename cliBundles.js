@@ -1,7 +1,7 @@
 // The CLI's bundles, shared by esbuild.js and the CLI tests (test/unit/cli/support.ts).
 // `claude-memory` is four files: cli.js (the dispatcher only), cli-store.js (exec, history,
 // restore, expire, checkpoints, rewind), cli-run.js (`run`: the Anthropic SDK, the agent, the shell
-// parser) and cli-mcp.js (`mcp`: the MCP SDK). main.ts requires the last three lazily; here those
+// parser) and cli-mcp.js (`mcp`: the MCP server, without the MCP SDK's runtime). main.ts requires the last three lazily; here those
 // requires become loads of the sibling bundles (through the V8 code cache, src/cli/codeCache.ts),
 // so a command compiles only what it uses.
 const path = require('node:path');
@@ -19,26 +19,6 @@ const lazyCommands = {
   },
 };
 
-/**
- * The MCP SDK's server imports its AJV validator (and so AJV and its formats) at load, to check
- * elicitation answers only: in the `mcp` bundle that import gets src/cli/mcp/lazyAjv.ts, the same
- * class loaded on first use.
- * @param {string} root
- * @returns {import('esbuild').Plugin}
- */
-function lazyAjv(root) {
-  return {
-    name: 'lazy-ajv-validator',
-    setup(build) {
-      build.onResolve({ filter: /\/validation\/ajv-provider\.js$/ }, (args) => {
-        const sdkServer = path.join('@modelcontextprotocol', 'sdk', 'dist', 'esm', 'server', 'index.js');
-        if (!args.importer.endsWith(sdkServer)) return undefined;
-        return { path: path.join(root, 'src/cli/mcp/lazyAjv.ts') };
-      });
-    },
-  };
-}
-
 /** esbuild options for the four CLI bundles written to `outdir` (`cli.js` is the entry). */
 function cliBuilds(root, outdir) {
   // The sandbox runtime (ESM, bundled as CommonJS) finds its vendored helpers next to its own file.
@@ -51,7 +31,7 @@ function cliBuilds(root, outdir) {
     { ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(outdir, 'cli.js'), banner: { js: `#!/usr/bin/env node\n${importMetaUrl}` }, plugins: [lazyCommands] },
     { ...common, ...noDynamicImport, entryPoints: [path.join(root, 'src/cli/storeCommands.ts')], outfile: path.join(outdir, 'cli-store.js') },
     { ...common, entryPoints: [path.join(root, 'src/cli/run.ts')], outfile: path.join(outdir, 'cli-run.js') },
-    { ...common, ...noDynamicImport, entryPoints: [path.join(root, 'src/cli/mcp/command.ts')], outfile: path.join(outdir, 'cli-mcp.js'), plugins: [lazyAjv(root)] },
+    { ...common, ...noDynamicImport, entryPoints: [path.join(root, 'src/cli/mcp/command.ts')], outfile: path.join(outdir, 'cli-mcp.js') },
   ];
 }
 

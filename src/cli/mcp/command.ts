@@ -41,21 +41,20 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
     return 1;
   }
   const memory = createMemoryServer({ name: PACKAGE_NAME, version: readVersion(), engine: store.engine, fs: store.fs, onInternalError, redactSecrets: store.engine.options.redactSecrets });
-  memory.server.onerror = (e) => log(oneLine(e));
   const transport = new LineTransport(io.stdin, io.stdout, { onBadLine: (why) => log(`answered a bad message: ${why}`) });
-  const closed = new Promise<void>((resolve) => (memory.server.onclose = resolve));
+  const closed = new Promise<void>((resolve) => (memory.session.onclose = resolve));
   // The store is watched once the client says it is initialized (notifications are for a session
   // that is set up): setting up a recursive watch walks the store, which the answer to
   // `initialize` need not wait for.
   let watcher: { close(): void } | undefined;
-  memory.server.oninitialized = () => {
+  memory.session.oninitialized = () => {
     watcher ??= watchStore(
       store.root,
       () => void memory.storeChanged().catch((e: unknown) => log(`change notification failed: ${oneLine(e)}`)),
       (e) => log(`not watching the store for changes: ${oneLine(e)}`),
     );
   };
-  await memory.server.connect(transport);
+  await memory.session.connect(transport);
   await closed;
   watcher?.close();
   return 0;

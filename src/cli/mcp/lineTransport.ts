@@ -2,12 +2,12 @@
  * MCP's stdio framing (one JSON-RPC message per line) for a server that must outlive bad input.
  * The SDK's StdioServerTransport drops a line it cannot parse without an answer and closes the
  * whole connection when a line exceeds its buffer; here every bad line gets a JSON-RPC error
- * response and the connection stays open. Messages are parsed with JSON.parse and validated with
- * the SDK's own JSONRPCMessageSchema: no hand-written JSON-RPC.
+ * response and the connection stays open. Messages are parsed with JSON.parse and checked as the
+ * SDK's JSONRPCMessageSchema checks them (jsonRpc.ts).
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { classify, errorResponse, RPC_ERROR, type Params } from './jsonRpc';
 
 /** Default longest line accepted (bytes); longer ones are skipped up to their newline and answered with an error. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -18,10 +18,11 @@ export interface LineTransportOptions {
   onBadLine?: (reason: string) => void;
 }
 
-export class LineTransport implements Transport {
+export class LineTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
+  onrequest?: (id: RequestId, method: string, params: Params) => void;
+  onnotification?: (method: string, params: Params) => void;
 
   private readonly maxBytes: number;
   private chunks: Buffer[] = [];
@@ -31,7 +32,7 @@ export class LineTransport implements Transport {
   private closed = false;
   /** stdin ended: close once every request read so far has been answered. */
   private ending = false;
-  private readonly pending = new Set<string | number>();
+  private readonly pending = new Set<RequestId>();
 
   constructor(
     private readonly input: Readable,
@@ -104,7 +105,7 @@ export class LineTransport implements Transport {
   private endOfLine(): void {
     if (this.skipping) {
       this.skipping = false;
-      this.reject(null, ErrorCode.InvalidRequest, `Message too large: the limit is ${this.maxBytes} bytes per message.`);
+      this.reject(null, RPC_ERROR.InvalidRequest, `Message too large: the limit is ${this.maxBytes} bytes per message.`);
       return;
     }
     const line = Buffer.concat(this.chunks, this.buffered).toString('utf8').replace(/\r$/, '');
@@ -119,27 +120,34 @@ export class LineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.reject(null, ErrorCode.ParseError, 'Parse error: the message is not valid JSON.');
+      this.reject(null, RPC_ERROR.ParseError, 'Parse error: the message is not valid JSON.');
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (!parsed.success) {
-      this.reject(idOf(value), ErrorCode.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
-      return;
-    }
-    const message = parsed.data;
-    if ('method' in message && 'id' in message) this.pending.add(message.id);
+    const message = classify(value);
     try {
-      this.onmessage?.(message);
+      switch (message.kind) {
+        case 'invalid':
+          this.reject(message.id, RPC_ERROR.InvalidRequest, 'Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response.');
+          return;
+        case 'request':
+          this.pending.add(message.id);
+          this.onrequest?.(message.id, message.method, message.params);
+          return;
+        case 'notification':
+          this.onnotification?.(message.method, message.params);
+          return;
+        case 'response':
+          return; // This server sends no requests: nothing waits for an answer.
+      }
     } catch (e) {
       this.onerror?.(e instanceof Error ? e : new Error(String(e)));
     }
   }
 
-  private reject(id: string | number | null, code: ErrorCode, message: string): void {
+  private reject(id: RequestId | null, code: number, message: string): void {
     this.options.onBadLine?.(message);
     // JSON-RPC 2.0: id null when the request's id could not be read.
-    void this.write({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+    void this.write(errorResponse(id, code, message));
   }
 
   private write(message: JSONRPCMessage): Promise<void> {
@@ -148,11 +156,4 @@ export class LineTransport implements Transport {
       else this.output.once('drain', resolve);
     });
   }
-}
-
-/** The id of a message that is not valid JSON-RPC but has a usable one, else null. */
-function idOf(value: unknown): string | number | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-  const id = (value as Record<string, unknown>).id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }

@@ -3,18 +3,7 @@
  * answered with the engine's exact strings) and the store's files as resources. Transport-free:
  * `claude-memory mcp` connects it to stdio.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type CallToolResult,
-  type ReadResourceResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isMemoryError } from '../../core/memory/errors';
 import { mcpAuthor } from '../../core/memory/history/types';
 import { imageTypeOfPath } from '../../core/memory/images';
@@ -23,6 +12,8 @@ import type { MemoryFileSystem } from '../../core/memory/fileSystem';
 import { SHARED_TOOL_DESCRIPTION, SHARED_TOOL_INPUT_SCHEMA, SHARED_TOOL_NAME } from '../../core/memory/sharedTool';
 import { listStoreFiles, readStoreFile } from '../../core/memory/storeFiles';
 import type { MemoryToolExecutor, MemoryToolResult } from '../../core/memory/types';
+import { RPC_ERROR, RpcError, type Params } from './jsonRpc';
+import { invalidParams, McpSession } from './mcpSession';
 import { memoryPathOfResourceUri, resourceUriOf } from './resourceUris';
 
 export interface MemoryServerOptions {
@@ -42,101 +33,95 @@ export interface MemoryServerOptions {
 }
 
 export interface MemoryServer {
-  readonly server: Server;
+  readonly session: McpSession;
   /** Tell the client the store changed (list changed; subscribed files updated). */
   storeChanged(): Promise<void>;
 }
 
 const INSTRUCTIONS = `This server holds the workspace's shared memory. ${SHARED_TOOL_DESCRIPTION.split('\n')[1]}`;
 
+const TOOL: Tool = {
+  name: SHARED_TOOL_NAME,
+  title: 'Workspace memory',
+  description: SHARED_TOOL_DESCRIPTION,
+  inputSchema: SHARED_TOOL_INPUT_SCHEMA as unknown as Tool['inputSchema'],
+  annotations: { title: 'Workspace memory', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+};
+
 export function createMemoryServer(options: MemoryServerOptions): MemoryServer {
   const { engine, fs, onInternalError } = options;
-  const server = new Server(
-    { name: options.name, version: options.version },
-    { capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } }, instructions: INSTRUCTIONS },
-  );
+  const session = new McpSession({
+    serverInfo: { name: options.name, version: options.version },
+    capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } },
+    instructions: INSTRUCTIONS,
+    onerror: onInternalError,
+  });
   const subscribed = new Set<string>();
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: [
-      {
-        name: SHARED_TOOL_NAME,
-        title: 'Workspace memory',
-        description: SHARED_TOOL_DESCRIPTION,
-        inputSchema: SHARED_TOOL_INPUT_SCHEMA as unknown as { type: 'object'; properties: Record<string, object> },
-        annotations: { title: 'Workspace memory', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      },
-    ],
-  }));
+  session.handle('tools/list', () => ({ tools: [TOOL] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    if (request.params.name !== SHARED_TOOL_NAME) {
-      throw protocolError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}. This server has one tool, ${SHARED_TOOL_NAME}.`);
+  session.handle('tools/call', async (params, signal): Promise<CallToolResult> => {
+    const name = params.name;
+    if (typeof name !== 'string') throw invalidParams('tools/call needs the tool\'s name.');
+    if (params.arguments !== undefined && !isRecord(params.arguments)) throw invalidParams('a tool\'s arguments are an object.');
+    if (name !== SHARED_TOOL_NAME) {
+      throw new RpcError(RPC_ERROR.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. This server has one tool, ${SHARED_TOOL_NAME}.`);
     }
     // The engine validates the input and answers every problem as an is_error result. History
     // names the client as it introduced itself in `initialize` (mcp:<name>).
-    const author = mcpAuthor(server.getClientVersion()?.name);
-    const result = await engine.execute(request.params.arguments ?? {}, extra.signal, author);
+    const author = mcpAuthor(session.clientInfo()?.name);
+    const result = await engine.execute(params.arguments ?? {}, signal, author);
     return toCallToolResult(result);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+  session.handle('resources/list', async () => {
     const files = await listStoreFiles(fs);
-    return {
-      resources: files.map((f) => ({
-        uri: resourceUriOf(f.path),
-        name: f.path,
-        mimeType: mimeTypeOf(f.path),
-        size: f.size,
-      })),
-    };
+    const resources: Resource[] = files.map((f) => ({ uri: resourceUriOf(f.path), name: f.path, mimeType: mimeTypeOf(f.path), size: f.size }));
+    return { resources };
   });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request): Promise<ReadResourceResult> => {
-    const { uri } = request.params;
+  session.handle('resources/read', async (params): Promise<ReadResourceResult> => {
+    const uri = uriOf(params);
     const memoryPath = memoryPathOfResourceUri(uri);
-    if (memoryPath === undefined) throw protocolError(ErrorCode.InvalidParams, 'Resource not found: not a memory file URI (memory:///memories/...).');
+    if (memoryPath === undefined) throw new RpcError(RPC_ERROR.InvalidParams, 'Resource not found: not a memory file URI (memory:///memories/...).');
     try {
       const content = await readStoreFile(fs, memoryPath);
       return content.kind === 'text'
         ? { contents: [{ uri, mimeType: mimeTypeOf(memoryPath), text: options.redactSecrets === false ? content.text : redactText(content.text) }] }
         : { contents: [{ uri, mimeType: content.mediaType, blob: content.base64 }] };
     } catch (e) {
-      if (isMemoryError(e)) throw protocolError(RESOURCE_NOT_FOUND, e.modelText.replace(/^Error: /, ''));
+      if (isMemoryError(e)) throw new RpcError(RPC_ERROR.ResourceNotFound, e.modelText.replace(/^Error: /, ''));
       onInternalError(e);
-      throw protocolError(ErrorCode.InternalError, 'The memory file could not be read.');
+      throw new RpcError(RPC_ERROR.InternalError, 'The memory file could not be read.');
     }
   });
 
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
-    if (memoryPathOfResourceUri(request.params.uri) === undefined) throw protocolError(ErrorCode.InvalidParams, 'Not a memory file URI (memory:///memories/...).');
-    subscribed.add(request.params.uri);
+  session.handle('resources/subscribe', (params) => {
+    const uri = uriOf(params);
+    if (memoryPathOfResourceUri(uri) === undefined) throw new RpcError(RPC_ERROR.InvalidParams, 'Not a memory file URI (memory:///memories/...).');
+    subscribed.add(uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
-    subscribed.delete(request.params.uri);
+  session.handle('resources/unsubscribe', (params) => {
+    subscribed.delete(uriOf(params));
     return {};
   });
 
   return {
-    server,
+    session,
     async storeChanged() {
-      await server.sendResourceListChanged();
-      for (const uri of subscribed) await server.sendResourceUpdated({ uri });
+      await session.notify('notifications/resources/list_changed');
+      for (const uri of subscribed) await session.notify('notifications/resources/updated', { uri });
     },
   };
 }
 
-/**
- * A JSON-RPC error response with exactly this message (McpError would prefix "MCP error <code>:");
- * the SDK answers with the thrown error's `code` and `message`.
- */
-function protocolError(code: number, message: string): Error {
-  return Object.assign(new Error(message), { code });
-}
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** MCP's code for an unknown resource (the spec's "Resource not found"). */
-const RESOURCE_NOT_FOUND = -32002;
+function uriOf(params: Params): string {
+  if (typeof params.uri !== 'string') throw invalidParams('the request needs the resource\'s uri.');
+  return params.uri;
+}
 
 /** The engine's result as MCP content: its strings unchanged, its image blocks as MCP images. */
 export function toCallToolResult(result: MemoryToolResult): CallToolResult {

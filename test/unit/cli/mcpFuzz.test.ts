@@ -99,12 +99,16 @@ describe('claude-memory mcp (malformed and oversized input on stdin)', function 
       ['{"jsonrpc":"2.0","id":{"x":1},"method":"tools/list"}', null, -32600],
       ['{"jsonrpc":"2.0","id":93,"method":7}', 93, -32600],
       ['{"jsonrpc":"2.0","id":94,"method":"no/such/method"}', 94, -32601],
-      ['{"jsonrpc":"2.0","id":95,"method":"tools/call","params":{"name":"workspace_memory","arguments":"x"}}', 95, -32603],
-      ['{"jsonrpc":"2.0","id":96,"method":"tools/call","params":{"name":42}}', 96, -32603],
+      ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', null, -32600],
+      ['{"jsonrpc":"2.0","id":87,"method":"ping","params":[1]}', 87, -32600],
+      ['{"jsonrpc":"2.0","id":88,"method":"ping","extra":1}', 88, -32600],
+      ['{"jsonrpc":"2.0","id":86,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}', 86, -32602],
+      ['{"jsonrpc":"2.0","id":95,"method":"tools/call","params":{"name":"workspace_memory","arguments":"x"}}', 95, -32602],
+      ['{"jsonrpc":"2.0","id":96,"method":"tools/call","params":{"name":42}}', 96, -32602],
       ['{"jsonrpc":"2.0","id":97,"method":"tools/call","params":{"name":"other"}}', 97, -32602],
       ['{"jsonrpc":"2.0","id":98,"method":"resources/read","params":{"uri":"memory:///memories/../keep.md"}}', 98, -32602],
       ['{"jsonrpc":"2.0","id":89,"method":"resources/read","params":{"uri":"memory:///memories/missing.md"}}', 89, -32002],
-      ['{"jsonrpc":"2.0","id":99,"method":"resources/read","params":{}}', 99, -32603],
+      ['{"jsonrpc":"2.0","id":99,"method":"resources/read","params":{}}', 99, -32602],
     ];
     let ping = 1000;
     for (const [line, id, code] of cases) {
