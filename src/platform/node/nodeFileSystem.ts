@@ -250,11 +250,8 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       this.paths.confineParent('delete', rel);
       this.paths.forget(rel);
       // Neither rm nor unlink follows a final link: deleting a link removes the link only.
-      // A file (or link) goes with one unlink; only a folder's tree is removed asynchronously.
-      if (options.recursive && meta.lstat(host).isDirectory()) {
-        await fsp().rm(host, { recursive: true });
-        return;
-      }
+      // A file (or link) goes with one unlink, tried first without looking (a folder answers
+      // EISDIR, or EPERM on some systems); only a folder's tree is removed asynchronously.
       try {
         unlinkSync(host);
       } catch (e) {
