@@ -6,7 +6,8 @@
  * One check per operation: inside `operation` (one engine command) a folder found to be a real
  * folder (lstat: a directory, no link) is remembered, and the later steps of the same command
  * (read, write the temporary file, compare, rename, append to the journal) do not lstat it again,
- * until this adapter itself deletes or moves it or something above it. The last component of a
+ * until this adapter itself deletes or moves it or something above it, in any spelling (only
+ * plainly named folders are remembered, see PLAIN_NAME). The last component of a
  * path is always looked at when it is used: opens carry O_NOFOLLOW (a link there is refused or
  * resolved and confined afresh), and a folder about to be listed is lstat'ed again. A folder
  * another process swaps for a link in the middle of a command is the race every check-then-use
@@ -19,6 +20,14 @@ import { FileType, invalidStorePathReason, type FileStat } from '../../core/memo
 import { refused, toFsError } from './fsErrors';
 import { meta, toFileStat } from './fsCalls';
 import { isWithin } from './storePaths';
+
+/**
+ * Folder names the per-operation proofs may hold: ASCII letters, digits, `_`, `-`, dots and
+ * spaces inside, not ending in a dot or space. Each such name has one spelling per entry on every
+ * file system up to ASCII case (no Unicode folding or normalization, no Windows short `~` names or
+ * stripped trailing dots), so `forget` can find every proof a delete or rename touches.
+ */
+const PLAIN_NAME = /^[A-Za-z0-9_.-](?:[A-Za-z0-9_. -]*[A-Za-z0-9_-])?$/;
 
 export class StoreConfinement {
   /** realpath of the root, cached once it exists (the root itself may be a user-made link). */
@@ -55,10 +64,12 @@ export class StoreConfinement {
       let at = this.resolvedRoot();
       const names = rel.split('/');
       let prefix = '';
+      let plain = true;
       for (let i = 0; i < names.length; i++) {
         const name = names[i];
         at = at + path.sep + name;
         prefix = i === 0 ? name : `${prefix}/${name}`;
+        plain &&= PLAIN_NAME.test(name);
         const known = i < names.length - 1 ? folders?.get(prefix) : undefined;
         if (known !== undefined) {
           out.push(known);
@@ -80,7 +91,7 @@ export class StoreConfinement {
         const fileStat = toFileStat(stat, 0);
         out.push(fileStat);
         if (!stat.isDirectory()) return out;
-        folders?.set(prefix, fileStat);
+        if (plain) folders?.set(prefix, fileStat);
       }
       return out;
     } catch (e) {
@@ -102,16 +113,24 @@ export class StoreConfinement {
     }
   }
 
-  /** This adapter deleted or moved `rel`: nothing at or below it is proven any more. */
+  /**
+   * This adapter deleted or moved `rel`: nothing at or below it is proven any more, in any
+   * spelling that may name the same entry (ASCII case ignored; a name that is not plain forgets
+   * everything, see PLAIN_NAME).
+   */
   forget(rel: string): void {
     const folders = this.folders;
     if (folders === undefined) return;
-    if (rel === '') {
+    if (rel === '' || !rel.split('/').every((name) => PLAIN_NAME.test(name))) {
       folders.clear();
       return;
     }
-    const below = `${rel}/`;
-    for (const known of folders.keys()) if (known === rel || known.startsWith(below)) folders.delete(known);
+    const folded = rel.toLowerCase();
+    const below = `${folded}/`;
+    for (const known of folders.keys()) {
+      const k = known.toLowerCase();
+      if (k === folded || k.startsWith(below)) folders.delete(known);
+    }
   }
 
   hostPath(op: string, rel: string): string {
@@ -151,13 +170,15 @@ export class StoreConfinement {
     const names = rel.split('/');
     let at = root;
     let prefix = '';
+    let plain = true;
     for (let i = 0; i < names.length; i++) {
       at = at + path.sep + names[i];
       prefix = i === 0 ? names[i] : `${prefix}/${names[i]}`;
+      plain &&= PLAIN_NAME.test(names[i]);
       if (folders?.has(prefix) && (!lastFresh || i < names.length - 1)) continue;
       const stat = meta.lstat(at);
       if (stat.isSymbolicLink()) return undefined;
-      if (folders !== undefined && stat.isDirectory()) folders.set(prefix, toFileStat(stat, 0));
+      if (folders !== undefined && plain && stat.isDirectory()) folders.set(prefix, toFileStat(stat, 0));
     }
     return at;
   }

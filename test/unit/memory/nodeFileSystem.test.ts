@@ -290,6 +290,29 @@ describe('NodeMemoryFileSystem', () => {
       });
     });
 
+    it('forgets a folder under any spelling that may name it, and never remembers a name with other spellings', async () => {
+      await nfs.createDirectory('Ab');
+      await nfs.writeFile('Ab/n.md', enc('x'));
+      await nfs.createDirectory('ab');
+      await nfs.createDirectory('é');
+      await nfs.writeFile('é/n.md', enc('y'));
+      await nfs.operation(async () => {
+        await nfs.readFile('Ab/n.md');
+        assert.equal(await lstatsIn(() => nfs.readFile('Ab/n.md')), 0);
+        // On a case-insensitive disk 'ab' may be 'Ab': moving it forgets 'Ab' too.
+        await nfs.rename('ab', 'cd', { overwrite: false });
+        assert.equal(await lstatsIn(() => nfs.readFile('Ab/n.md')), 1);
+        // 'é' has other spellings (composed, decomposed, other case): looked at every time.
+        await nfs.readFile('é/n.md');
+        assert.equal(await lstatsIn(() => nfs.readFile('é/n.md')), 1);
+        // A name that is not plain forgets everything.
+        await nfs.readFile('Ab/n.md');
+        await nfs.createDirectory('ü');
+        await nfs.delete('ü', { recursive: true });
+        assert.equal(await lstatsIn(() => nfs.readFile('Ab/n.md')), 1);
+      });
+    });
+
     it('still reads through an in-store link to its in-store target', async () => {
       fs.symlinkSync('b/n.md', path.join(store, 'a', 'ln.md'));
       await nfs.operation(async () => {
