@@ -116,11 +116,12 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       let opened: { fd: number; real: string } | undefined;
       if (real !== undefined) {
         try {
-          // O_NOFOLLOW judges the last component: a link there fails with ELOOP (then it is
-          // resolved and confined below, as a link anywhere in the path is).
+          // O_NOFOLLOW judges the last component: a link there fails with ELOOP (EMLINK on
+          // some BSDs); then it is resolved and confined below, as a link anywhere in the path is.
           opened = { fd: openSync(real, READ_SYNC_FLAGS), real };
         } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ELOOP') throw e;
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code !== 'ELOOP' && code !== 'EMLINK') throw e;
         }
       }
       if (opened === undefined) {
