@@ -123,8 +123,11 @@ export class JournalFile {
 
   private applyBytes(bytes: Uint8Array): void {
     const parsed = parseRecords(bytes, parseEntry);
-    for (const record of parsed.records) this.index.apply(record);
-    this.packed?.tail.push(...parsed.records);
+    const tail = this.packed?.tail;
+    for (const record of parsed.records) {
+      this.index.apply(record);
+      tail?.push(record);
+    }
     this.appended += parsed.singles;
     this.offset += parsed.consumed;
     this.leftover = parsed.leftover;
