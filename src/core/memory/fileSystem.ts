@@ -84,6 +84,14 @@ export interface MemoryFileSystem {
    * of each entry would give them (a link's stat follows it, with the SymbolicLink bit set).
    */
   readDirectoryStats?(path: string): Promise<[name: string, stat: FileStat][]>;
+  /**
+   * Optional: runs `task`, one engine command (commands run one at a time, a changing one under
+   * the store lock), as one operation. The adapter may then confine each path with what it proved
+   * earlier in the same operation (a real folder, no link, stays one until the adapter itself
+   * deletes or moves it) instead of looking at every component again at every step, and
+   * lstatChain may answer the folders above the last component from it.
+   */
+  operation?<T>(task: () => Promise<T>): Promise<T>;
 }
 
 /**

@@ -94,7 +94,9 @@ export class SafeStore {
     if (this.scope !== undefined) return task();
     this.scope = { inspections: new Map(), contents: new Map() };
     try {
-      return await task();
+      // The adapter's own checks, once per command too where it can (MemoryFileSystem.operation).
+      const fs = this.fs;
+      return await (fs.operation !== undefined ? fs.operation(task) : task());
     } finally {
       this.scope = undefined;
     }

@@ -25,6 +25,9 @@ import {
 } from './fsCalls';
 import { StoreConfinement } from './storeConfinement';
 
+/** What rename(2) answers when the target is a kind it cannot replace (a folder, or a file when a folder moves). */
+const REPLACE_REFUSED = new Set(['EISDIR', 'ENOTDIR', 'ENOTEMPTY', 'EEXIST']);
+
 /**
  * MemoryFileSystem over Node fs, rooted at `<workspace>/.claude-memories`, for the CLI and tests.
  *
@@ -109,20 +112,40 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
   async readFile(rel: string): Promise<Uint8Array> {
     const host = this.paths.hostPath('readFile', rel);
     try {
-      const real = this.paths.confined('readFile', rel, host);
+      const real = this.paths.linkFreeParent(rel);
+      let opened: { fd: number; real: string } | undefined;
+      if (real !== undefined) {
+        try {
+          // O_NOFOLLOW judges the last component: a link there fails with ELOOP (EMLINK on
+          // some BSDs); then it is resolved and confined below, as a link anywhere in the path is.
+          opened = { fd: openSync(real, READ_SYNC_FLAGS), real };
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code !== 'ELOOP' && code !== 'EMLINK') throw e;
+        }
+      }
+      if (opened === undefined) {
+        const resolved = this.paths.confined('readFile', rel, host);
+        opened = { fd: openSync(resolved, READ_SYNC_FLAGS), real: resolved };
+      }
       // Small files (every memory file, in practice) synchronously: open, fstat, read and close
       // through the thread pool cost four round trips, more than reading a few KiB.
-      const fd = openSync(real, READ_SYNC_FLAGS);
+      const fd = opened.fd;
       try {
         const size = regularFileSize(fd, 'readFile', rel);
         if (size <= SYNC_IO_BYTES) return readRest(fd, 0, size);
       } finally {
         closeSync(fd);
       }
-      return await fsp().readFile(real, { flag: READ_FLAGS });
+      return await fsp().readFile(opened.real, { flag: READ_FLAGS });
     } catch (e) {
       throw toFsError(e, 'readFile', rel);
     }
+  }
+
+  /** Runs one engine command as one operation: each folder is proven free of links once in it (StoreConfinement). */
+  operation<T>(task: () => Promise<T>): Promise<T> {
+    return this.paths.operation(task);
   }
 
   async writeFile(rel: string, content: Uint8Array): Promise<void> {
@@ -226,12 +249,10 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     if (rel === '') throw refused('delete', rel, 'the store root is never deleted');
     try {
       this.paths.confineParent('delete', rel);
+      this.paths.forget(rel);
       // Neither rm nor unlink follows a final link: deleting a link removes the link only.
-      // A file (or link) goes with one unlink; only a folder's tree is removed asynchronously.
-      if (options.recursive && meta.lstat(host).isDirectory()) {
-        await fsp().rm(host, { recursive: true });
-        return;
-      }
+      // A file (or link) goes with one unlink, tried first without looking (a folder answers
+      // EISDIR, or EPERM on some systems); only a folder's tree is removed asynchronously.
       try {
         unlinkSync(host);
       } catch (e) {
@@ -252,14 +273,23 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
     try {
       this.paths.confineParent('rename', source);
       this.paths.confineParent('rename', target);
-      if (!options.overwrite && (await linkExclusive(from, to))) return;
-      const existing = lstatOrUndefined(to);
-      if (existing && !options.overwrite) throw toFsError({ code: 'EEXIST' }, 'rename', target);
-      if (existing && (existing.isDirectory() || meta.lstat(from).isDirectory())) {
-        // POSIX rename cannot replace a non-empty folder or swap kinds; vscode deletes first too.
-        await fsp().rm(to, { recursive: true });
+      this.paths.forget(source);
+      this.paths.forget(target);
+      if (!options.overwrite) {
+        if (await linkExclusive(from, to)) return;
+        if (lstatOrUndefined(to) !== undefined) throw toFsError({ code: 'EEXIST' }, 'rename', target);
+        renameSync(from, to);
+        return;
       }
-      renameSync(from, to);
+      try {
+        // The usual case (a temporary file over a file) in one call, without looking first.
+        renameSync(from, to);
+      } catch (e) {
+        // POSIX rename cannot replace a non-empty folder or swap kinds; vscode deletes first too.
+        if (!REPLACE_REFUSED.has((e as NodeJS.ErrnoException).code ?? '') || lstatOrUndefined(to) === undefined) throw e;
+        await fsp().rm(to, { recursive: true });
+        renameSync(from, to);
+      }
     } catch (e) {
       throw toFsError(e, 'rename', source);
     }

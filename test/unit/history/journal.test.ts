@@ -106,6 +106,42 @@ describe('history journal', () => {
     assert.deepEqual((await writer.history()).map((e) => e.version), [200, 201, 202]);
   });
 
+  it('repacks versions appended since the last rewrite behind the bytes written then, and every version reads back the same', async () => {
+    const store = tempStore();
+    const { engine } = createNodeMemoryEngine(store, { guards: false });
+    const segment = () => path.join(store, '.meta/history', historyFiles(store)[0]);
+    // 40 files edited round-robin: nothing reaches the per-file limit, nothing is dropped.
+    const expected = new Map<number, string>();
+    let firstRewrite: Buffer | undefined;
+    for (let i = 0; i < 700; i++) {
+      const file = `/memories/f${i % 40}.md`;
+      const text = `note ${i % 40}\nedit ${i}\n`;
+      const result = ok(await engine.execute(i < 40 ? { command: 'create', path: file, file_text: text } : { command: 'str_replace', path: file, old_str: `edit ${i - 40}`, new_str: `edit ${i}` }));
+      expected.set(result.touched!.version!, text);
+      // The bytes of the first rewrite (256 versions appended one frame each) stay the head of every later one.
+      if (firstRewrite === undefined && historyFiles(store)[0] !== 'journal-000001') firstRewrite = fs.readFileSync(segment());
+    }
+    assert.ok(firstRewrite, 'the segment was rewritten');
+    const epoch = Number(historyFiles(store)[0].slice('journal-'.length));
+    assert.ok(epoch >= 3, `rewritten more than once (epoch ${epoch})`);
+    const now = fs.readFileSync(segment());
+    assert.ok(now.length > firstRewrite.length);
+    assert.equal(Buffer.compare(now.subarray(0, firstRewrite.length), firstRewrite), 0, 'the later rewrites kept the bytes of the first');
+    // A fresh engine (another process) reads every version back, each with its exact bytes.
+    const fresh = createNodeMemoryEngine(store, { guards: false }).engine;
+    const versions = await fresh.history();
+    assert.equal(versions.length, 700);
+    for (const v of versions) {
+      const bytes = await fresh.versionContent(v.version);
+      assert.ok(bytes, `v${v.version}`);
+      assert.equal(sha(bytes), v.sha256, `v${v.version}`);
+      assert.equal(dec.decode(bytes), expected.get(v.version), `v${v.version}`);
+    }
+    // And it records on top of the repacked segment, numbers going on.
+    ok(await fresh.execute({ command: 'create', path: '/memories/last.md', file_text: 'last\n' }));
+    assert.deepEqual((await engine.history()).map((e) => e.version).slice(-2), [700, 701]);
+  });
+
   it('migrates the format before the journal (v/ records, b/ contents, head) once, in place, losing nothing', async () => {
     const store = tempStore();
     const meta = path.join(store, '.meta/history');

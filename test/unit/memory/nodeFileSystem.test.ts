@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileType, FsError, type FsErrorCode } from '../../../src/core/memory/fileSystem';
@@ -209,6 +210,125 @@ describe('NodeMemoryFileSystem', () => {
       assert.equal(stats.get('f.md')?.size, 3);
       await rejectsWith(nfs.readDirectoryStats('escape'), 'NoPermissions');
       await rejectsWith(nfs.readDirectoryStats('missing'), 'FileNotFound');
+    });
+  });
+
+  describe('one operation (a folder proven once per engine command)', () => {
+    /** lstat calls made by `task`, counted on node:fs itself (the module object the adapter calls through). */
+    async function lstatsIn(task: () => Promise<unknown>): Promise<number> {
+      const nodeFs = createRequire(__filename)('node:fs') as { lstatSync: typeof fs.lstatSync };
+      const original = nodeFs.lstatSync;
+      let calls = 0;
+      nodeFs.lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
+        calls++;
+        return original(...args);
+      }) as typeof fs.lstatSync;
+      try {
+        await task();
+      } finally {
+        nodeFs.lstatSync = original;
+      }
+      return calls;
+    }
+
+    beforeEach(async () => {
+      await nfs.createDirectory('a/b');
+      await nfs.writeFile('a/b/n.md', enc('note'));
+    });
+
+    it('reads, writes and renames without looking at the folders again, and gives the same answers', async () => {
+      const outsideOp = await lstatsIn(async () => {
+        assert.equal(dec(await nfs.readFile('a/b/n.md')), 'note');
+        await nfs.writeFile('a/b/t.md', enc('new'));
+        await nfs.rename('a/b/t.md', 'a/b/n.md', { overwrite: true });
+      });
+      const insideOp = await lstatsIn(() =>
+        nfs.operation(async () => {
+          await nfs.lstatChain('a/b/n.md');
+          assert.equal(dec(await nfs.readFile('a/b/n.md')), 'new');
+          await nfs.writeFile('a/b/t.md', enc('newer'));
+          await nfs.rename('a/b/t.md', 'a/b/n.md', { overwrite: true });
+          assert.equal(dec(await nfs.readFile('a/b/n.md')), 'newer');
+        }),
+      );
+      // The chain looks at root, a, a/b, n.md once; nothing after it looks at a folder again.
+      assert.equal(insideOp, 4);
+      assert.ok(outsideOp > insideOp, `${outsideOp} lstat calls outside an operation`);
+    });
+
+    it('looks again at a folder this adapter deleted or moved: a link put there is refused', async () => {
+      await nfs.operation(async () => {
+        assert.equal(dec(await nfs.readFile('a/b/n.md')), 'note');
+        await nfs.rename('a', 'moved', { overwrite: false });
+        fs.symlinkSync(outside, path.join(store, 'a'));
+        await rejectsWith(nfs.readFile('a/secret.txt'), 'NoPermissions');
+        await rejectsWith(nfs.writeFile('a/pwned.txt', enc('x')), 'NoPermissions');
+        fs.unlinkSync(path.join(store, 'a'));
+        await nfs.createDirectory('c');
+        await nfs.delete('c', { recursive: true });
+        fs.symlinkSync(outside, path.join(store, 'c'));
+        await rejectsWith(nfs.writeFile('c/pwned.txt', enc('x')), 'NoPermissions');
+        await rejectsWith(nfs.readDirectory('c'), 'NoPermissions');
+      });
+      assert.deepEqual(fs.readdirSync(outside), ['secret.txt']);
+    });
+
+    it('always judges the last component: a folder it proved is lstat\'ed again before it is listed, a file swapped for a link is refused', async () => {
+      await nfs.operation(async () => {
+        assert.deepEqual((await nfs.readDirectory('a/b')).map(([name]) => name), ['n.md']);
+        // Swapped behind the adapter's back (not through it): the listing still sees the link.
+        fs.renameSync(path.join(store, 'a', 'b'), path.join(store, 'a', 'old-b'));
+        fs.symlinkSync(outside, path.join(store, 'a', 'b'));
+        await rejectsWith(nfs.readDirectory('a/b'), 'NoPermissions');
+        await rejectsWith(nfs.readDirectoryStats('a/b'), 'NoPermissions');
+        assert.equal((await nfs.lstatChain('a/b')).at(-1)?.type, FileType.SymbolicLink);
+        fs.writeFileSync(path.join(store, 'f.md'), 'x');
+        assert.equal(dec(await nfs.readFile('f.md')), 'x');
+        fs.unlinkSync(path.join(store, 'f.md'));
+        fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(store, 'f.md'));
+        await rejectsWith(nfs.readFile('f.md'), 'NoPermissions');
+      });
+    });
+
+    it('forgets a folder under any spelling that may name it, and never remembers a name with other spellings', async () => {
+      await nfs.createDirectory('Ab');
+      await nfs.writeFile('Ab/n.md', enc('x'));
+      await nfs.createDirectory('ab');
+      await nfs.createDirectory('é');
+      await nfs.writeFile('é/n.md', enc('y'));
+      await nfs.operation(async () => {
+        await nfs.readFile('Ab/n.md');
+        assert.equal(await lstatsIn(() => nfs.readFile('Ab/n.md')), 0);
+        // On a case-insensitive disk 'ab' may be 'Ab': moving it forgets 'Ab' too.
+        await nfs.rename('ab', 'cd', { overwrite: false });
+        assert.equal(await lstatsIn(() => nfs.readFile('Ab/n.md')), 1);
+        // 'é' has other spellings (composed, decomposed, other case): looked at every time.
+        await nfs.readFile('é/n.md');
+        assert.equal(await lstatsIn(() => nfs.readFile('é/n.md')), 1);
+        // A name that is not plain forgets everything.
+        await nfs.readFile('Ab/n.md');
+        await nfs.createDirectory('ü');
+        await nfs.delete('ü', { recursive: true });
+        assert.equal(await lstatsIn(() => nfs.readFile('Ab/n.md')), 1);
+      });
+    });
+
+    it('still reads through an in-store link to its in-store target', async () => {
+      fs.symlinkSync('b/n.md', path.join(store, 'a', 'ln.md'));
+      await nfs.operation(async () => {
+        assert.equal(dec(await nfs.readFile('a/ln.md')), 'note');
+      });
+      assert.equal(dec(await nfs.readFile('a/ln.md')), 'note');
+    });
+
+    it('replaces a folder or a file of the other kind when renaming with overwrite, as before', async () => {
+      await nfs.writeFile('f.md', enc('file'));
+      await nfs.createDirectory('d/inner');
+      await nfs.rename('f.md', 'd', { overwrite: true });
+      assert.equal(fs.readFileSync(path.join(store, 'd'), 'utf8'), 'file');
+      await nfs.rename('a', 'd', { overwrite: true });
+      assert.equal(fs.readFileSync(path.join(store, 'd', 'b', 'n.md'), 'utf8'), 'note');
+      await rejectsWith(nfs.rename('missing', 'd', { overwrite: true }), 'FileNotFound');
     });
   });
 

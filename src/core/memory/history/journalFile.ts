@@ -7,8 +7,8 @@
  */
 import { isFsError, FileType } from '../fileSystem';
 import type { SafeStore } from '../store';
-import { encodeFrame, encodeRecord, parseRecords, type DropRecord, type JournalRecord } from './journal';
-import { DECODED_CACHE, JournalIndex, type KeptVersion, type SegmentFrames } from './journalIndex';
+import { encodeFrame, encodeRecord, parseRecords, type DropRecord, type JournalRecord, type VersionRecord } from './journal';
+import { DECODED_CACHE, FRAME_RECORDS, JournalIndex, type KeptVersion, type SegmentFrames } from './journalIndex';
 import { concat, deleteIfThere, exists, HISTORY_FOLDER, listHistoryFolder, readLegacyVersions, removeLegacy, SEGMENT, segmentFile } from './journalSegments';
 import { ensureMetaFolder } from './metaFolder';
 import { compactionDue } from './pruning';
@@ -30,6 +30,12 @@ export class JournalFile {
   private leftover = 0;
   /** Version frames appended (by anyone) since the segment was last written whole. */
   private appended = 0;
+  /**
+   * The segment as this process last wrote it whole (undefined when it only read it), and the
+   * records applied after those bytes, in order: a repack (only versions appended since, nothing
+   * dropped) keeps these bytes as they are and packs only the records after them.
+   */
+  private packed: { head: Uint8Array; tail: JournalRecord[] } | undefined;
   readonly compactions: CompactionStats = { count: 0, lastMs: 0, maxMs: 0 };
 
   constructor(private readonly store: SafeStore) {}
@@ -49,9 +55,11 @@ export class JournalFile {
     const frame = encodeFrame(records);
     if (this.epoch === undefined) {
       await this.startSegment(1, frame);
+      this.packed = { head: frame, tail: [] };
     } else {
       await this.store.appendFile(segmentFile(this.epoch), frame);
       this.offset += frame.length;
+      this.packed?.tail.push(...records);
     }
     for (const r of records) this.index.apply(r);
     this.appended++;
@@ -64,6 +72,7 @@ export class JournalFile {
     const frame = encodeRecord(record);
     await this.store.appendFile(segmentFile(this.epoch!), frame);
     this.offset += frame.length;
+    this.packed?.tail.push(record);
     this.index.apply(record);
     if (compactionDue(this.index, this.appended)) await this.compact();
   }
@@ -114,7 +123,11 @@ export class JournalFile {
 
   private applyBytes(bytes: Uint8Array): void {
     const parsed = parseRecords(bytes, parseEntry);
-    for (const record of parsed.records) this.index.apply(record);
+    const tail = this.packed?.tail;
+    for (const record of parsed.records) {
+      this.index.apply(record);
+      tail?.push(record);
+    }
     this.appended += parsed.singles;
     this.offset += parsed.consumed;
     this.leftover = parsed.leftover;
@@ -126,6 +139,7 @@ export class JournalFile {
     this.offset = 0;
     this.leftover = 0;
     this.appended = 0;
+    this.packed = undefined;
   }
 
   /**
@@ -134,6 +148,10 @@ export class JournalFile {
    */
   async compact(): Promise<void> {
     const started = Date.now();
+    if (await this.repack()) {
+      this.timed(started);
+      return;
+    }
     const from = this.epoch;
     // Contents are decoded only where a version is encoded again (its base was dropped) or is the
     // base of one; while compacting, each decoded chain is held (not again each time the bounded
@@ -151,7 +169,8 @@ export class JournalFile {
       const bytes = this.index.cached(k.entry.version);
       if (bytes !== undefined) warm.push([k.entry.version, bytes]);
     }
-    await this.startSegment((from ?? 0) + 1, concat(frames.map((f) => f.frame)));
+    const whole = concat(frames.map((f) => f.frame));
+    await this.startSegment((from ?? 0) + 1, whole);
     if (from !== undefined) await deleteIfThere(this.store, segmentFile(from));
     this.reset();
     this.epoch = (from ?? 0) + 1;
@@ -160,6 +179,42 @@ export class JournalFile {
       this.offset += f.frame.length;
     }
     for (const [version, bytes] of warm) this.index.remember(version, bytes);
+    this.packed = { head: whole, tail: [] };
+    this.timed(started);
+  }
+
+  /**
+   * A compaction with nothing to drop: the versions appended one frame each since this process
+   * last wrote the segment whole, packed FRAME_RECORDS to a frame behind the bytes it wrote then
+   * (kept as they are: the same records in the same order as re-encoding everything would give,
+   * each stored as it was, for nothing was dropped that a delta could rest on). False when that
+   * does not hold (versions dropped, a drop record or a torn tail since, a segment only read):
+   * then everything is encoded again.
+   */
+  private async repack(): Promise<boolean> {
+    const packed = this.packed;
+    const epoch = this.epoch;
+    if (packed === undefined || epoch === undefined || this.leftover > 0 || this.index.dropped.size > 0 || packed.tail.length === 0) return false;
+    const tail: VersionRecord[] = [];
+    for (const r of packed.tail) {
+      if (r.k !== 'v') return false;
+      tail.push(r);
+    }
+    const parts = [packed.head];
+    for (let i = 0; i < tail.length; i += FRAME_RECORDS) parts.push(encodeFrame(tail.slice(i, i + FRAME_RECORDS)));
+    const bytes = concat(parts);
+    await this.startSegment(epoch + 1, bytes);
+    await deleteIfThere(this.store, segmentFile(epoch));
+    // The index holds these very records already: only where they are changed.
+    this.epoch = epoch + 1;
+    this.offset = bytes.length;
+    this.leftover = 0;
+    this.appended = 0;
+    this.packed = { head: bytes, tail: [] };
+    return true;
+  }
+
+  private timed(started: number): void {
     const ms = Date.now() - started;
     this.compactions.count++;
     this.compactions.lastMs = ms;
@@ -189,8 +244,9 @@ export class JournalFile {
   private async migrate(): Promise<void> {
     const { kept, last } = await readLegacyVersions(this.store);
     const frames = this.index.framesOf(kept, last);
+    const whole = concat(frames.map((f) => f.frame));
     try {
-      await this.startSegment(1, concat(frames.map((f) => f.frame)));
+      await this.startSegment(1, whole);
     } catch {
       // Another process migrated first: read its segment.
       const names2 = await listHistoryFolder(this.store);
@@ -203,6 +259,7 @@ export class JournalFile {
       for (const r of f.records) this.index.apply(r);
       this.offset += f.frame.length;
     }
+    this.packed = { head: whole, tail: [] };
     await removeLegacy(this.store);
   }
 }

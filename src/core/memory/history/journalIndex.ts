@@ -11,7 +11,7 @@ import type { HistoryEntry } from './types';
 /** Decoded contents kept in memory (the bases of the next deltas, the versions last viewed). */
 export const DECODED_CACHE = 256;
 /** Versions per frame in a compacted segment (compressed together, read together). */
-const FRAME_RECORDS = 256;
+export const FRAME_RECORDS = 256;
 
 /** A version going into a new segment; its content is read only when needed. */
 export interface KeptVersion {

@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** node:crypto's one-shot hash (Node 20.12+, 21.7+): no Hash object per call. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
 
 /**
  * SHA-256 of `bytes` as hex. node:crypto, synchronously: WebCrypto's digest goes through the
@@ -6,7 +9,7 @@ import { createHash } from 'node:crypto';
  * trip costs far more than the hash. (Core runs in Node: the CLI and VS Code's extension host.)
  */
 export function sha256HexSync(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return oneShot !== undefined ? oneShot('sha256', bytes, 'hex') : crypto.createHash('sha256').update(bytes).digest('hex');
 }
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
