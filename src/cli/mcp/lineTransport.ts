@@ -56,6 +56,12 @@ export class LineTransport {
     }
   }
 
+  /** A request that gets no answer (the client cancelled it): stdin's end no longer waits for it. */
+  unanswered(id: RequestId): void {
+    this.pending.delete(id);
+    this.closeWhenDone();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

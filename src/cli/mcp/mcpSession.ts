@@ -73,9 +73,13 @@ export class McpSession {
     this.running.set(id, controller);
     try {
       const result = await handler(params, controller.signal);
-      if (!controller.signal.aborted) await transport.send({ jsonrpc: '2.0', id, result: result as Record<string, unknown> });
+      if (controller.signal.aborted) transport.unanswered(id);
+      else await transport.send({ jsonrpc: '2.0', id, result: result as Record<string, unknown> });
     } catch (e) {
-      if (controller.signal.aborted) return;
+      if (controller.signal.aborted) {
+        transport.unanswered(id);
+        return;
+      }
       if (!(e instanceof RpcError)) this.options.onerror?.(e);
       const [code, message] = e instanceof RpcError ? [e.code, e.message] : [RPC_ERROR.InternalError, 'Internal error'];
       await transport.send(errorResponse(id, code, message));

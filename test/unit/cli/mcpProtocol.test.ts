@@ -134,6 +134,10 @@ describe('mcp JSON-RPC layer (against the MCP SDK)', () => {
     assert.equal(errors.length, 1, 'the internal error went to the log');
     s.send({ jsonrpc: '2.0', id: 4, method: 'initialize', params: { protocolVersion: '2025-06-18' } });
     assert.equal((await s.answerTo(4)).error?.code, -32602);
+    // stdin's end closes the session once every request is settled; the cancelled one counts as settled.
+    const closed = new Promise<void>((resolve) => (s.session.onclose = resolve));
+    s.input.end();
+    await closed;
   });
 
   it('builds a `mcp` bundle without the MCP SDK’s runtime (no zod, no AJV)', async function () {
