@@ -32,8 +32,10 @@ export type Incoming =
   /** Not a JSON-RPC 2.0 message; `id` is the one to answer with (null when none could be read). */
   | { kind: 'invalid'; id: RequestId | null };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isId = (v: unknown): v is RequestId => typeof v === 'string' || Number.isSafeInteger(v);
+/** A JSON object (not null, not an array): what params, results and tool arguments are. */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON-RPC request id as the SDK's RequestIdSchema takes it: a string or a safe integer. */
+export const isId = (v: unknown): v is RequestId => typeof v === 'string' || Number.isSafeInteger(v);
 const only = (o: Record<string, unknown>, keys: readonly string[]) => Object.keys(o).every((k) => keys.includes(k));
 
 /** What a parsed JSON value is as a JSON-RPC 2.0 message. */

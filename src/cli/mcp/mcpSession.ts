@@ -5,8 +5,8 @@
  * SDK's Server answers for the same messages (tested through the SDK's Client); it does not load
  * the SDK at run time (see jsonRpc.ts for why).
  */
-import type { Implementation, RequestId, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { LATEST_PROTOCOL_VERSION, RPC_ERROR, RpcError, SUPPORTED_PROTOCOL_VERSIONS, errorResponse, type Params } from './jsonRpc';
+import type { Implementation, JSONRPCMessage, RequestId, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, RPC_ERROR, RpcError, SUPPORTED_PROTOCOL_VERSIONS, errorResponse, isId, type Params } from './jsonRpc';
 import type { LineTransport } from './lineTransport';
 
 export type RequestHandler = (params: Params, signal: AbortSignal) => unknown;
@@ -71,26 +71,23 @@ export class McpSession {
     }
     const controller = new AbortController();
     this.running.set(id, controller);
+    let answer: JSONRPCMessage;
     try {
-      const result = await handler(params, controller.signal);
-      if (controller.signal.aborted) transport.unanswered(id);
-      else await transport.send({ jsonrpc: '2.0', id, result: result as Record<string, unknown> });
+      answer = { jsonrpc: '2.0', id, result: (await handler(params, controller.signal)) as Record<string, unknown> };
     } catch (e) {
-      if (controller.signal.aborted) {
-        transport.unanswered(id);
-        return;
-      }
-      if (!(e instanceof RpcError)) this.options.onerror?.(e);
-      const [code, message] = e instanceof RpcError ? [e.code, e.message] : [RPC_ERROR.InternalError, 'Internal error'];
-      await transport.send(errorResponse(id, code, message));
+      if (!(e instanceof RpcError) && !controller.signal.aborted) this.options.onerror?.(e);
+      answer = e instanceof RpcError ? errorResponse(id, e.code, e.message) : errorResponse(id, RPC_ERROR.InternalError, 'Internal error');
     } finally {
       if (this.running.get(id) === controller) this.running.delete(id);
     }
+    // A cancelled request gets no answer (the client stopped waiting for one).
+    if (controller.signal.aborted) transport.unanswered(id);
+    else await transport.send(answer);
   }
 
   private notification(method: string, params: Params): void {
     if (method === 'notifications/initialized') this.oninitialized?.();
-    else if (method === 'notifications/cancelled' && (typeof params.requestId === 'string' || typeof params.requestId === 'number')) {
+    else if (method === 'notifications/cancelled' && isId(params.requestId)) {
       this.running.get(params.requestId)?.abort(typeof params.reason === 'string' ? params.reason : undefined);
     }
   }

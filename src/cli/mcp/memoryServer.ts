@@ -12,7 +12,7 @@ import type { MemoryFileSystem } from '../../core/memory/fileSystem';
 import { SHARED_TOOL_DESCRIPTION, SHARED_TOOL_INPUT_SCHEMA, SHARED_TOOL_NAME } from '../../core/memory/sharedTool';
 import { listStoreFiles, readStoreFile } from '../../core/memory/storeFiles';
 import type { MemoryToolExecutor, MemoryToolResult } from '../../core/memory/types';
-import { RPC_ERROR, RpcError, type Params } from './jsonRpc';
+import { isRecord, RPC_ERROR, RpcError, type Params } from './jsonRpc';
 import { invalidParams, McpSession } from './mcpSession';
 import { memoryPathOfResourceUri, resourceUriOf } from './resourceUris';
 
@@ -115,8 +115,6 @@ export function createMemoryServer(options: MemoryServerOptions): MemoryServer {
     },
   };
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function uriOf(params: Params): string {
   if (typeof params.uri !== 'string') throw invalidParams('the request needs the resource\'s uri.');
