@@ -88,7 +88,7 @@ function writeCache(script: vm.Script, dir: string, cacheFile: string): void {
     fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
     fs.renameSync(temp, cacheFile);
     // The caches of this copy's earlier versions are of no use any more (other copies keep theirs).
-    const prefix = `${path.basename(cacheFile).replace(/[0-9a-f]{16}\.bin$/, '')}`;
+    const prefix = path.basename(cacheFile).replace(/[0-9a-f]{16}\.bin$/, '');
     for (const name of fs.readdirSync(dir)) {
       if (name.startsWith(prefix) && name.endsWith('.bin') && name !== path.basename(cacheFile)) fs.rmSync(path.join(dir, name), { force: true });
     }
