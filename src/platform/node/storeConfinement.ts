@@ -204,12 +204,12 @@ export class StoreConfinement {
     this.confined(op, parent, path.join(this.root, parent), false);
   }
 
-  /** A link's target type with the SymbolicLink bit; a dangling or escaping link is SymbolicLink alone. */
   /** What `stat` answers for the entry at `host` whose lstat is `lstat` (a link: its target's, see linkStat). */
   statOf(host: string, lstat: Stats): FileStat {
     return lstat.isSymbolicLink() ? this.linkStat(host, lstat) : toFileStat(lstat, 0);
   }
 
+  /** A link's target type with the SymbolicLink bit; a dangling or escaping link is SymbolicLink alone. */
   linkStat(host: string, lstat?: Stats): FileStat {
     try {
       const real = meta.realpath(host);
