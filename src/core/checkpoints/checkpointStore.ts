@@ -100,7 +100,8 @@ export class CheckpointStore {
     return this.serial(async () => {
       const target = await this.getNow(id);
       const now = await this.snapshot();
-      const { targetTree, ...plan } = await this.planNow(target, now);
+      const { checkpointId, files, notRestored, leftIgnored, memory } = await this.planNow(target, now);
+      const plan: RewindPlan = { checkpointId, files, notRestored, leftIgnored, memory };
       const git = await this.branchPlanNow(target, plan, now.tree);
       return git === undefined ? plan : { ...plan, git };
     });
