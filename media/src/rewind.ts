@@ -1,7 +1,8 @@
 /**
  * Rewind on the conversation's rows: "Rewind to here" on each user message that has a
- * checkpoint, and the marks a rewind leaves — the message rewound to says what the rewind did,
- * and it and the rows after it are kept but folded (one toggle shows them again).
+ * checkpoint, and the marks a rewind leaves — the message rewound to says what the rewind did and
+ * offers Undo Rewind (until the next message is sent), and when the conversation was rewound it
+ * and the rows after it are kept but folded (one toggle shows them again).
  */
 import type { ChatEntry } from '../../src/features/chat/shared/protocol';
 import { element, icon } from './dom';
@@ -16,14 +17,27 @@ export function decorateRewind(entry: ChatEntry, el: HTMLElement, post: (message
   if (entry.rewoundHere !== undefined) {
     el.classList.add('rewound-head');
     const strip = element('div', 'rewound-here');
-    const toggle = element('button', 'link rewound-toggle', undefined, { type: 'button', 'data-action': 'show-rewound' });
-    const label = (): string => (document.body.classList.contains(SHOW_REWOUND) ? 'Hide rewound messages' : 'Show rewound messages');
-    toggle.append(icon('fold'), document.createTextNode(` ${label()}`));
-    toggle.addEventListener('click', () => {
-      document.body.classList.toggle(SHOW_REWOUND);
-      for (const t of document.querySelectorAll<HTMLButtonElement>('.rewound-toggle')) t.lastChild!.textContent = ` ${label()}`;
-    });
-    strip.append(icon('history'), element('span', 'rewound-text', entry.rewoundHere), toggle);
+    strip.append(icon('history'), element('span', 'rewound-text', entry.rewoundHere));
+    if (entry.rewound) {
+      const toggle = element('button', 'link rewound-toggle', undefined, { type: 'button', 'data-action': 'show-rewound' });
+      const label = (): string => (document.body.classList.contains(SHOW_REWOUND) ? 'Hide rewound messages' : 'Show rewound messages');
+      toggle.append(icon('fold'), document.createTextNode(` ${label()}`));
+      toggle.addEventListener('click', () => {
+        document.body.classList.toggle(SHOW_REWOUND);
+        for (const t of document.querySelectorAll<HTMLButtonElement>('.rewound-toggle')) t.lastChild!.textContent = ` ${label()}`;
+      });
+      strip.append(toggle);
+    }
+    if (entry.rewindUndo) {
+      const undo = element('button', 'link rewind-undo', undefined, {
+        type: 'button',
+        'data-action': 'undo-rewind',
+        title: 'Bring back the files, memory and messages as they were just before this rewind (you are asked first)',
+      });
+      undo.append(icon('redo'), document.createTextNode(' Undo Rewind'));
+      undo.addEventListener('click', () => post({ type: 'undoRewind', entryId: entry.id }));
+      strip.append(undo);
+    }
     el.append(strip);
   } else if (entry.checkpoint !== undefined && !entry.rewound) {
     const button = element('button', 'link rewind-button', undefined, {

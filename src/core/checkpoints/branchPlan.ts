@@ -107,15 +107,20 @@ export function commitCount(n: number): string {
 }
 
 /**
- * One line about the branch for a preview: "1 commit since stays on main: e8da554 Add remove()",
- * or what moving it does when `moving`.
+ * One line about the branch: "1 commit since stays on main: e8da554 Add remove()", or what moving
+ * it does (`moving`), or did (`moved`: after the rewind).
  */
-export function branchLine(plan: BranchPlan, moving: boolean): string {
+export function branchLine(plan: BranchPlan, moving: boolean, tense: 'will' | 'did' = 'will'): string {
   const where = plan.branch ?? 'HEAD';
+  const subject = plan.branch === undefined ? 'HEAD' : `Branch ${plan.branch}`;
+  const one = plan.total === 1;
   const first = plan.commits[0] === undefined ? '' : `: ${plan.commits[0].id} ${plan.commits[0].subject}${plan.total > 1 ? ` and ${plan.total - 1} more` : ''}`;
+  const did = tense === 'did';
   if (plan.direction === 'forward') {
-    return moving ? `${where} moves forward again: ${commitCount(plan.total)} come${plan.total === 1 ? 's' : ''} back${first}` : `${where} stays ${commitCount(plan.total)} behind this checkpoint${first}`;
+    if (moving) return did ? `${subject} moved forward again: ${commitCount(plan.total)} ${one ? 'is' : 'are'} back on it${first}` : `${subject} moves forward again: ${commitCount(plan.total)} come${one ? 's' : ''} back${first}`;
+    return `${subject} stays ${commitCount(plan.total)} behind this checkpoint${first}`;
   }
-  if (plan.total === 0) return `${where} moved since this message; it is left as it is`;
-  return moving ? `${where} moves back: ${commitCount(plan.total)} leave${plan.total === 1 ? 's' : ''} it (kept in the reflog)${first}` : `${commitCount(plan.total)} since stay${plan.total === 1 ? 's' : ''} on ${where}${first}`;
+  if (plan.total === 0) return `${subject} moved since this message; it is left as it is`;
+  if (moving) return did ? `${subject} moved back: ${commitCount(plan.total)} left it (kept in the reflog)${first}` : `${subject} moves back: ${commitCount(plan.total)} leave${one ? 's' : ''} it (kept in the reflog)${first}`;
+  return `${commitCount(plan.total)} since stay${one ? 's' : ''} on ${where}${first}`;
 }

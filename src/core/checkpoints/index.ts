@@ -5,5 +5,5 @@ export { WorkspaceGit, branchName, MAX_LISTED_COMMITS, type CommitLine, type Wor
 export { CheckpointMemory, planMemoryRewind, type CheckpointMemoryEngine, type MemoryStep } from './memoryRewind';
 export { Git, GitError, CHECKPOINT_ATTRIBUTES, type GitCall, type GitResult, type GitRunner, type CheckpointRepository } from './git';
 export { parseNameStatus, mergeSkipped, planSummary, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
-export { rewindNote } from './messages';
+export { rewindNote, type RewindScope } from './messages';
 export { addLineCounts, parseRaw, type FileDelta } from './fileDeltas';

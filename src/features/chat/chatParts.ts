@@ -102,7 +102,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     currentStore: () => folders.currentStore(),
     agentFor: (store) => agents.agentFor(store),
     takeNote: () => rewinds.takeNote(),
-    recordCheckpoint: (folder, text) => rewinds.recordCheckpoint(folder, text),
+    recordCheckpoint: (folder, text, label) => rewinds.recordCheckpoint(folder, text, label),
     countTurn: (store, title) => persistence.countTurn(store, title),
     // The answer's last save; then the summary is read once more (a reload right after keeps it).
     answerSaved: () => persistence.saveNow().then(() => void changes.refresh()),

@@ -207,7 +207,7 @@ export class ChatSendRunner {
       this.hooks.progress.show(true);
       this.hooks.running(true);
       // The checkpoint of the files and memory as they are before Claude reads this message.
-      if (view.show !== false) await this.hooks.recordCheckpoint(store.folder, text);
+      if (view.show !== false) await this.hooks.recordCheckpoint(store.folder, text, view.label);
       const outcome = await agent.send(
         prompt,
         (event) => {

@@ -7,7 +7,7 @@
  */
 import type { AgentErrorKind } from '../../core/agent/events';
 import { estimateCost } from '../../core/agent/pricing';
-import { emptyTokenUsage, type ChatEntry, type FollowUps, type NoticeAction } from './shared/protocol';
+import { emptyTokenUsage, type ChatEntry, type FollowUps, type NoticeAction, type RewindUndo } from './shared/protocol';
 import { interruptedEntry, type SavedConversation } from './savedConversation';
 import { TranscriptAnswer } from './transcriptAnswer';
 import type { ChatPatch } from './transcriptRows';
@@ -136,14 +136,49 @@ export class ChatTranscript extends TranscriptAnswer {
     return [this.upsert({ ...row, checkpoint })];
   }
 
-  /** The rewind to before user message `id`: it and every row after it are marked rewound (and folded); it says what changed. */
-  markRewound(id: string, summary: string): ChatPatch[] {
+  /**
+   * The rewind to before user message `id`: it says what changed (`summary`) and how to undo it;
+   * when the conversation was rewound (`fold`), it and every row after it are marked rewound (and
+   * folded). Rows a later rewind folded already keep their own marks.
+   */
+  markRewound(id: string, summary: string, options: { fold: boolean; undo?: RewindUndo } = { fold: true }): ChatPatch[] {
     const index = this.entries.findIndex((e) => e.id === id);
-    if (index < 0) return [];
-    return this.entries
-      .slice(index)
-      .map((e) => (e.id === id && e.kind === 'user' ? { ...e, rewound: true as const, rewoundHere: summary } : { ...e, rewound: true as const }))
-      .map((e) => this.upsert(e));
+    const row = this.entries[index];
+    if (row?.kind !== 'user') return [];
+    const head: ChatEntry = { ...row, rewoundHere: summary, ...(options.fold ? { rewound: true as const } : {}), ...(options.undo ? { rewindUndo: { ...options.undo } } : {}) };
+    const patches = [this.upsert(head)];
+    if (options.fold) for (const e of this.entries.slice(index + 1)) if (!e.rewound) patches.push(this.upsert({ ...e, rewound: true as const }));
+    return patches;
+  }
+
+  /**
+   * The Undo of the rewind to before user message `id`: its marks go, and the rows it folded
+   * (up to the next message another rewind went back to) show again.
+   */
+  unmarkRewound(id: string): ChatPatch[] {
+    const index = this.entries.findIndex((e) => e.id === id);
+    const row = this.entries[index];
+    if (row?.kind !== 'user' || row.rewoundHere === undefined) return [];
+    const folded = row.rewound === true;
+    const { rewound: _rewound, rewoundHere: _here, rewindUndo: _undo, ...head } = row;
+    const patches = [this.upsert(head)];
+    if (!folded) return patches;
+    for (const e of this.entries.slice(index + 1)) {
+      if (e.kind === 'user' && e.rewoundHere !== undefined) break;
+      if (!e.rewound) continue;
+      const { rewound: _r, ...rest } = e;
+      patches.push(this.upsert(rest as ChatEntry));
+    }
+    return patches;
+  }
+
+  /** A message was sent after a rewind: its Undo is no longer offered (Claude goes on from the rewound state). */
+  dropRewindUndo(): ChatPatch[] {
+    return this.entries.flatMap((e) => {
+      if (e.kind !== 'user' || e.rewindUndo === undefined) return [];
+      const { rewindUndo: _undo, ...rest } = e;
+      return [this.upsert(rest)];
+    });
   }
 
   /** Marks an edit card's file as restored by Undo. */

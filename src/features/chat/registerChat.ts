@@ -4,7 +4,7 @@
  * commands need (chatCommands.ts; index.ts registers both).
  */
 import * as vscode from 'vscode';
-import { rewindFromCard } from './chatRewind';
+import { rewindFromCard, undoRewindFromCard } from './chatRewind';
 import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../../platform/ids';
 import type { ExtensionServices } from '../../platform/services';
 import { SETTINGS_SECTION } from '../../platform/settings';
@@ -221,6 +221,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
     },
     undoEdit: (entryId) => undoEdit(controller, prompts, env.log, entryId),
     rewind: (entryId) => rewindFromCard(controller, env.log, entryId),
+    undoRewind: (entryId) => undoRewindFromCard(controller, prompts, env.log, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),

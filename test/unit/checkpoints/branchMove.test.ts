@@ -51,7 +51,7 @@ describe('checkpoints and the folder\'s commits (real git)', () => {
     assert.equal(plan.git.from, second);
     assert.equal(plan.git.to, first);
     assert.equal(branchLine(plan.git, false), `1 commit since stays on main: ${plan.git.commits[0].id} Add remove()`);
-    assert.match(branchLine(plan.git, true), /^main moves back: 1 commit leaves it \(kept in the reflog\): [0-9a-f]+ Add remove\(\)$/);
+    assert.match(branchLine(plan.git, true), /^Branch main moves back: 1 commit leaves it \(kept in the reflog\): [0-9a-f]+ Add remove\(\)$/);
   });
 
   it('without moveBranch the commit stays on the branch (and the rewind is an uncommitted change)', async () => {
@@ -103,7 +103,7 @@ describe('checkpoints and the folder\'s commits (real git)', () => {
     const undoPlan = await ws.store.preview(rewound.backup.id);
     assert.equal(undoPlan.git?.direction, 'forward');
     assert.equal(undoPlan.git?.movable, true, undoPlan.git?.reason);
-    assert.match(branchLine(undoPlan.git!, true), /^main moves forward again: 1 commit comes back/);
+    assert.match(branchLine(undoPlan.git!, true), /^Branch main moves forward again: 1 commit comes back/);
     const undone = await ws.store.rewind(rewound.backup.id, { moveBranch: true });
     assert.equal(undone.branchMoved, true);
     assert.equal(gitIn(ws.folder, 'rev-parse', 'HEAD'), second);

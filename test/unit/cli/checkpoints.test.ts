@@ -126,7 +126,7 @@ describe('claude-memory checkpoints and rewind', function () {
 
     const rewind = io(ws);
     assert.equal(await rewindCommand(['--workspace', ws, '--move-branch', '1'], rewind.io), 0, rewind.out.stderr);
-    assert.match(rewind.out.stdout, new RegExp(`^main moves back: 1 commit leaves it \\(kept in the reflog\\): ${short} Fix add$`, 'm'));
+    assert.match(rewind.out.stdout, new RegExp(`^Branch main moves back: 1 commit leaves it \\(kept in the reflog\\): ${short} Fix add$`, 'm'));
     assert.match(rewind.out.stdout, /^Undo this rewind with 'claude-memory rewind 2 --move-branch'\.$/m);
     assert.equal(git('rev-parse', 'HEAD'), first);
     assert.equal(git('status', '--porcelain', '--untracked-files=no'), '');
@@ -134,7 +134,7 @@ describe('claude-memory checkpoints and rewind', function () {
 
     const undo = io(ws);
     assert.equal(await rewindCommand(['--workspace', ws, '--move-branch', '2'], undo.io), 0, undo.out.stderr);
-    assert.match(undo.out.stdout, /^main moves forward again: 1 commit comes back/m);
+    assert.match(undo.out.stdout, /^Branch main moves forward again: 1 commit comes back/m);
     assert.equal(git('rev-parse', 'HEAD'), second);
 
     // A branch the checkpoint cannot explain (Claude's commit amended; checkpoint 2 was taken on it): --move-branch refuses and changes nothing.

@@ -57,7 +57,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile' || type === 'rewind') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile' || type === 'rewind' || type === 'undoRewind') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'starter') {
@@ -141,7 +141,7 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'focusInput':
       return { type: 'focusInput' };
     case 'draft':
-      return typeof value.text === 'string' && typeof value.reason === 'string' ? (value as ExtensionToWebview) : undefined;
+      return typeof value.text === 'string' && typeof value.reason === 'string' && (value.ask === undefined || value.ask === true) ? (value as ExtensionToWebview) : undefined;
     case 'changes':
       return value.changes === undefined || isSummaryView(value.changes) ? (value as ExtensionToWebview) : undefined;
     default:
