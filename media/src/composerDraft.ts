@@ -2,7 +2,8 @@
  * Text the extension gives back to the composer (protocol `draft`): queued messages that will not
  * be sent go in front of what is typed (never dropped); the message a rewind went back to goes in
  * only when the composer is empty, and over a draft the note offers to put it back instead of
- * merging the two. Empty text: only the note (a rewound built-in routine is not put back).
+ * merging the two. Empty text: only the note (a rewound built-in routine is not put back). A
+ * rewind undone takes its message out again (`withdraw`), unless it was edited meanwhile.
  */
 import type { ExtensionToWebview } from '../../src/features/chat/shared/protocol';
 import { element, icon } from './dom';
@@ -12,6 +13,7 @@ type Draft = Extract<ExtensionToWebview, { type: 'draft' }>;
 export function applyDraft(input: HTMLTextAreaElement, note: HTMLElement, draft: Draft, changed: () => void): void {
   note.replaceChildren(document.createTextNode(draft.reason));
   note.hidden = false;
+  if (draft.withdraw !== undefined && input.value.trim() === draft.withdraw.trim()) input.value = '';
   if (draft.text !== '') {
     if (input.value.trim() === '') input.value = draft.text;
     else if (!draft.ask) input.value = `${draft.text}\n\n${input.value}`;

@@ -3,15 +3,13 @@
  * (files and conversation, the same with the branch moved back, files only, the conversation
  * only), the commits made since, every file and memory file and what is left alone — then the
  * rewind (ChatController.rewind). Cancel is the first row, the one Enter picks: nothing
- * destructive is one key away. And "Undo Rewind" on the rewound message (a modal that says what
- * comes back).
+ * destructive is one key away. And "Undo Rewind" on the rewound message, asked the same way.
  */
 import * as vscode from 'vscode';
 import { branchLine, commitCount, planSummary, type BranchPlan, type RewindPlan } from '../../core/checkpoints';
 import { displayOf } from '../../core/memory/paths';
 import { formatSize } from '../../core/memory/format';
 import type { ChatController, RewindChoice } from './chatController';
-import type { ChatPrompts } from './registerChat';
 
 interface PreviewItem extends vscode.QuickPickItem {
   choice?: RewindChoice;
@@ -20,7 +18,7 @@ interface PreviewItem extends vscode.QuickPickItem {
 /** The preview; the choice picked, or undefined (Cancel, Escape). */
 async function pickRewind(message: string, plan: RewindPlan): Promise<RewindChoice | undefined> {
   const changes = plan.files.length + plan.memory.length;
-  const filesText = changes === 0 ? 'no file or memory changes since' : `${planSummary(plan)} change back`;
+  const filesText = changes === 0 ? 'no file or memory changes since' : `${planSummary(plan)} ${changes === 1 ? 'changes' : 'change'} back`;
   const git = plan.git;
   const cancel: PreviewItem = { label: '$(close) Cancel', description: 'keep everything as it is' };
   const items: PreviewItem[] = [
@@ -35,7 +33,7 @@ async function pickRewind(message: string, plan: RewindPlan): Promise<RewindChoi
   if (git?.movable) {
     items.push({
       label: `$(git-commit) Rewind files and conversation, and move ${git.branch} ${git.direction === 'forward' ? 'forward' : 'back'}`,
-      description: git.direction === 'forward' ? `${commitCount(git.total)} back on ${git.branch}` : `${commitCount(git.total)} leave${git.total === 1 ? 's' : ''} ${git.branch} (kept in the reflog)`,
+      description: git.direction === 'forward' ? `${commitCount(git.total)} back on ${git.branch}` : `${commitCount(git.total)} leave${git.total === 1 ? 's' : ''} ${git.branch} (the reflog keeps ${git.total === 1 ? 'it' : 'them'})`,
       detail: `${git.branch} goes to ${git.to.slice(0, 7)}, where it was before this message.`,
       choice: { files: true, conversation: true, moveBranch: { from: git.from } },
     });
@@ -53,7 +51,7 @@ async function pickRewind(message: string, plan: RewindPlan): Promise<RewindChoi
     ...plan.notRestored.map((f) => ({ label: `$(warning) ${f.path}`, description: `not restored: ${formatSize(f.size)}, over the checkpoint size limit` })),
     ...plan.leftIgnored.map((p) => ({ label: `$(eye-closed) ${p}`, description: 'not brought back: ignored by .gitignore now' })),
     // What a rewind never touches (the detail line of a row is cut at the picker's width).
-    { label: '$(info) Ignored files, .git and unchanged untracked files', description: 'never touched by a rewind' },
+    { label: '$(info) Ignored files and .git', description: 'never touched' },
     { label: '$(info) The state now is saved first', description: 'Undo Rewind on the message brings it back' },
   ];
   items.push({ label: 'Left as they are', kind: vscode.QuickPickItemKind.Separator }, ...left);
@@ -72,7 +70,7 @@ function commitItems(git: BranchPlan | undefined): PreviewItem[] {
   const where = git.branch ?? 'HEAD';
   const title = git.direction === 'forward' ? `${commitCount(git.total)} the branch no longer has` : `${commitCount(git.total)} since, on ${where}`;
   const items: PreviewItem[] = [{ label: title, kind: vscode.QuickPickItemKind.Separator }];
-  const fate = git.direction === 'forward' ? 'back on the branch only if you move it' : git.movable ? 'stays unless you move the branch back' : `stays on ${where}`;
+  const fate = git.direction === 'forward' ? `back only if ${where} moves` : git.movable ? `stays unless ${where} moves back` : `stays on ${where}`;
   for (const c of git.commits) items.push({ label: `$(git-commit) ${c.id} ${c.subject}`, description: fate });
   if (git.total > git.commits.length) items.push({ label: `$(ellipsis) ${git.total - git.commits.length} more`, description: fate });
   if (!git.movable && git.reason !== undefined) items.push({ label: `$(info) ${where} is not moved`, description: git.reason });
@@ -103,33 +101,51 @@ export async function rewindFromCard(controller: ChatController, log: { info(mes
   vscode.window.setStatusBarMessage(`$(discard) ${what}; Claude is told with your next message`, 8_000);
 }
 
-/** "Undo Rewind" on a rewound message: asks, saying what comes back, then undoes it. */
-export async function undoRewindFromCard(controller: ChatController, prompts: Pick<ChatPrompts, 'confirm'>, log: { info(message: string): void }, entryId: string): Promise<void> {
+/**
+ * "Undo Rewind" on a rewound message: a quick pick like the preview (Cancel first) saying what
+ * comes back, then the undo. Undone, the message offers "Rewind to here" again, so the undo is
+ * one rewind away from being undone in turn.
+ */
+export async function undoRewindFromCard(controller: ChatController, log: { info(message: string): void }, entryId: string): Promise<void> {
   const preview = await controller.previewUndoRewind(entryId);
   if (!preview.ok) {
     void vscode.window.showInformationMessage(`Cannot undo the rewind: ${preview.reason}`);
     return;
   }
+  const plan = preview.plan;
   const back: string[] = [];
-  if (preview.plan !== undefined) back.push(preview.plan.files.length + preview.plan.memory.length === 0 ? 'No file or memory changes.' : `${planSummary(preview.plan)} come back as they were just before the rewind.`);
-  if (preview.undo.branch && preview.plan?.git !== undefined) back.push(`${branchLine(preview.plan.git, true)}.`);
-  if (preview.undo.conversation) back.push('The folded messages show again.');
-  let ok = false;
-  try {
-    ok = await prompts.confirm(`Undo the rewind to before "${shortText(preview.message)}"?`, back.join(' '), 'Undo Rewind');
-  } catch {
-    ok = false;
+  const count = plan === undefined ? 0 : plan.files.length + plan.memory.length;
+  if (plan !== undefined) back.push(count === 0 ? 'no file or memory changes' : `${planSummary(plan)} ${count === 1 ? 'comes' : 'come'} back`);
+  if (preview.undo.conversation) back.push('the folded messages show again');
+  const items: PreviewItem[] = [
+    { label: '$(close) Cancel', description: 'keep the rewind' },
+    {
+      label: '$(redo) Undo Rewind',
+      description: back.join('; '),
+      ...(preview.undo.branch && plan?.git !== undefined ? { detail: `${branchLine(plan.git, true)}.` } : {}),
+      choice: { files: plan !== undefined, conversation: preview.undo.conversation === true },
+    },
+  ];
+  if (plan !== undefined) {
+    const files = [...plan.files.map((f) => ({ label: `${FILE_ICONS[f.change]} ${f.path}`, description: UNDO_VERBS[f.change] })), ...plan.memory.map((m) => ({ label: `$(history) ${displayOf(m.rel)}`, description: 'memory: as it was before the rewind' }))];
+    if (files.length > 0) items.push({ label: 'Comes back as it was just before the rewind', kind: vscode.QuickPickItemKind.Separator }, ...files);
   }
-  log.info(`undo of a rewind: ${ok ? 'confirmed' : 'not confirmed'}`);
-  if (!ok) return;
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `Undo the rewind to before "${shortText(preview.message)}"?`,
+    placeHolder: 'Enter on Cancel keeps the rewind',
+    ignoreFocusOut: true,
+  });
+  log.info(`undo of a rewind: ${picked?.choice ? 'confirmed' : 'not confirmed'}`);
+  if (!picked?.choice) return;
   const done = await controller.undoRewind(entryId);
   if (!done.ok) {
     void vscode.window.showWarningMessage(`Not undone: ${done.reason}`);
     return;
   }
-  const what = [preview.plan !== undefined ? 'files and memory are back as they were before it' : undefined, preview.undo.conversation ? 'the folded messages show again' : undefined].filter(Boolean).join('; ');
-  vscode.window.setStatusBarMessage(`$(redo) Rewind undone: ${what}`, 8_000);
+  vscode.window.setStatusBarMessage(`$(redo) Rewind undone: ${back.join('; ')}${done.result?.branchMoved ? `; ${done.result.git?.branch ?? 'the branch'} moved forward again` : ''}`, 8_000);
 }
+
+const UNDO_VERBS = { restore: 'as it was before the rewind', remove: 'removed again', 'bring back': 'comes back' } as const;
 
 function shortText(text: string): string {
   const chars = [...text.replace(/\s+/g, ' ').trim()];

@@ -245,6 +245,8 @@ export class ChatRewinds {
     }
     this.hooks.emit(this.hooks.transcript.unmarkRewound(entryId));
     if (this.rewoundNote?.entryId === entryId) this.rewoundNote = undefined;
+    // The message the rewind put back in the composer goes again, if it is still there untouched.
+    if (undo.conversation && entry.label === undefined) this.hooks.emit([{ type: 'draft', text: '', reason: 'Rewind undone: the conversation is back as it was.', withdraw: entry.text }]);
     this.env.log.info(`undid the rewind to before message ${entryId}${result ? `: ${result.files.length} file(s), ${result.memory.length} memory file(s) back${result.branchMoved ? ', the branch moved forward again' : ''}` : ' (the conversation only)'}`);
     await this.hooks.saveNow();
     const plan: RewindPlan = result ?? { checkpointId: 0, files: [], notRestored: [], leftIgnored: [], memory: [] };
@@ -266,10 +268,12 @@ function errorText(error: unknown): string {
 /** The line a rewound message shows: what the rewind changed, and what it could not. */
 function rewoundLine(plan: RewindResult | undefined, conversation: boolean): string {
   if (plan === undefined) return 'Conversation rewound to before this message; files and memory stay as they are.';
-  const changed = [`${plan.files.length} ${plan.files.length === 1 ? 'file' : 'files'}`];
+  const changed: string[] = [];
+  if (plan.files.length > 0) changed.push(`${plan.files.length} ${plan.files.length === 1 ? 'file' : 'files'}`);
   const memory = plan.memory.filter((m) => m.action !== 'unavailable').length;
   if (memory > 0) changed.push(`${memory} memory ${memory === 1 ? 'file' : 'files'}`);
-  const parts = [`${conversation ? 'Rewound' : 'Files rewound'} to before this message: ${changed.join(' and ')} changed back.`];
+  const what = changed.length === 0 ? 'no file or memory changes to take back' : `${changed.join(' and ')} changed back`;
+  const parts = [`${conversation ? 'Rewound' : 'Files rewound'} to before this message: ${what}.`];
   if (plan.git !== undefined && plan.git.total > 0) parts.push(`${branchLine(plan.git, plan.branchMoved === true, 'did')}.`);
   if (plan.branchError !== undefined) parts.push(`The branch was not moved: ${plan.branchError}`);
   if (plan.notRestored.length > 0) parts.push(`Not restored (over the size limit): ${plan.notRestored.map((f) => f.path).join(', ')}.`);

@@ -221,7 +221,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
     },
     undoEdit: (entryId) => undoEdit(controller, prompts, env.log, entryId),
     rewind: (entryId) => rewindFromCard(controller, env.log, entryId),
-    undoRewind: (entryId) => undoRewindFromCard(controller, prompts, env.log, entryId),
+    undoRewind: (entryId) => undoRewindFromCard(controller, env.log, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),

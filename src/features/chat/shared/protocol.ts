@@ -279,8 +279,10 @@ export type ExtensionToWebview =
    * Text back into the input, with why: queued messages that will not be sent (their conversation
    * was replaced), or the message a rewind went back to. `ask`: only into an empty input; over a
    * draft the note offers to put it back instead of merging. Empty `text`: only the note.
+   * `withdraw`: the text a rewind put back, taken out again if the input still holds just that
+   * (its rewind was undone).
    */
-  | { type: 'draft'; text: string; reason: string; ask?: true }
+  | { type: 'draft'; text: string; reason: string; ask?: true; withdraw?: string }
   /** The change summary changed (undefined: nothing to show). */
   | { type: 'changes'; changes?: ChangeSummaryView };
 

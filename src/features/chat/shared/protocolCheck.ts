@@ -141,7 +141,9 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'focusInput':
       return { type: 'focusInput' };
     case 'draft':
-      return typeof value.text === 'string' && typeof value.reason === 'string' && (value.ask === undefined || value.ask === true) ? (value as ExtensionToWebview) : undefined;
+      return typeof value.text === 'string' && typeof value.reason === 'string' && (value.ask === undefined || value.ask === true) && (value.withdraw === undefined || typeof value.withdraw === 'string')
+        ? (value as ExtensionToWebview)
+        : undefined;
     case 'changes':
       return value.changes === undefined || isSummaryView(value.changes) ? (value as ExtensionToWebview) : undefined;
     default:
