@@ -31,6 +31,8 @@ export interface CheckpointInfo {
 export interface WorkTreeProbe {
   /** A regular file's or symlink's size in bytes (lstat); undefined for a folder or when it is gone. */
   sizeOf(rel: string): Promise<number | undefined>;
+  /** When an entry (file, link or folder) was last modified, in ms since the epoch (lstat); undefined when it is gone. */
+  modifiedAt?(rel: string): Promise<number | undefined>;
 }
 
 export interface CheckpointStoreOptions {

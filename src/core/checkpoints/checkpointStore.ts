@@ -219,6 +219,31 @@ export class CheckpointStore {
     });
   }
 
+  /**
+   * What changed since checkpoint `id` that checkpoints do not cover, so neither the change
+   * summary nor a rewind can show or undo it: entries the .gitignore files ignore that were
+   * modified after the checkpoint (a folder ignored whole, like `node_modules/`, is one entry, by
+   * its own time). By file time, as git keeps no record of ignored files: a hint for the user,
+   * never a decision. The memory folder and .git are left out. At most `max` paths, and how many.
+   */
+  ignoredChangedSince(id: string | number, max = 20): Promise<{ paths: string[]; total: number }> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const probe = this.probe.modifiedAt?.bind(this.probe);
+      if (probe === undefined) return { paths: [], total: 0 };
+      const memory = this.options.memoryFolder;
+      const entries = await this.git.records(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--no-empty-directory']);
+      const changed: string[] = [];
+      for (const entry of entries) {
+        const rel = entry.replace(/\/$/, '');
+        if (rel === '.git' || rel.startsWith('.git/') || (memory !== undefined && memory !== '' && (rel === memory || rel.startsWith(`${memory}/`)))) continue;
+        const time = await probe(rel);
+        if (time !== undefined && time > target.time) changed.push(entry);
+      }
+      return { paths: changed.slice(0, max), total: changed.length };
+    });
+  }
+
   /** The memory files changed since checkpoint `id` (what a rewind of memory would do). */
   memorySince(id: string | number): Promise<MemoryStep[]> {
     return this.serial(async () => {

@@ -67,6 +67,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     onState: async (now) => (now ? persistence.saveNow() : persistence.scheduleSave()),
     messageCheckpoints: () => transcript.snapshot().entries.flatMap((e) => (e.kind === 'user' && e.checkpoint !== undefined ? [e.checkpoint] : [])),
     filesUndone: (paths, from) => emit(transcript.markFilesUndone(paths, from)),
+    memoryUndone: (rels, from) => emit(transcript.markMemoryUndone(rels, from)),
   });
   const approvals = new ChatApprovals(env, {
     transcript,

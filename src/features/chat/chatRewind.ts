@@ -16,7 +16,7 @@ interface PreviewItem extends vscode.QuickPickItem {
 }
 
 /** The preview; the choice picked, or undefined (Cancel, Escape). */
-async function pickRewind(message: string, plan: RewindPlan): Promise<RewindChoice | undefined> {
+async function pickRewind(message: string, plan: RewindPlan, notCovered: { paths: string[]; total: number } | undefined): Promise<RewindChoice | undefined> {
   const changes = plan.files.length + plan.memory.length;
   const filesText = changes === 0 ? 'no file or memory changes since' : `${planSummary(plan)} ${changes === 1 ? 'changes' : 'change'} back`;
   const git = plan.git;
@@ -50,6 +50,8 @@ async function pickRewind(message: string, plan: RewindPlan): Promise<RewindChoi
   const left = [
     ...plan.notRestored.map((f) => ({ label: `$(warning) ${f.path}`, description: `not restored: ${formatSize(f.size)}, over the checkpoint size limit` })),
     ...plan.leftIgnored.map((p) => ({ label: `$(eye-closed) ${p}`, description: 'not brought back: ignored by .gitignore now' })),
+    ...(notCovered?.paths ?? []).map((p) => ({ label: `$(eye-closed) ${p}`, description: 'changed since, but ignored: not rewound' })),
+    ...(notCovered !== undefined && notCovered.total > notCovered.paths.length ? [{ label: `$(eye-closed) ${notCovered.total - notCovered.paths.length} more ignored files`, description: 'changed since: not rewound' }] : []),
     // What a rewind never touches (the detail line of a row is cut at the picker's width).
     { label: '$(info) Ignored files and .git', description: 'never touched' },
     { label: '$(info) The state now is saved first', description: 'Undo Rewind on the message brings it back' },
@@ -88,7 +90,7 @@ export async function rewindFromCard(controller: ChatController, log: { info(mes
     void vscode.window.showInformationMessage(`Cannot rewind: ${preview.reason}`);
     return;
   }
-  const choice = await pickRewind(preview.message, preview.plan);
+  const choice = await pickRewind(preview.message, preview.plan, preview.notCovered);
   log.info(`rewind ${choice ? `confirmed: ${choice.files ? 'files' : ''}${choice.files && choice.conversation ? ' and ' : ''}${choice.conversation ? 'conversation' : ''}${choice.moveBranch ? ', moving the branch' : ''}` : 'not confirmed'}`);
   if (!choice) return;
   const done = await controller.rewind(entryId, choice);

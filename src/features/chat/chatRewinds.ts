@@ -15,7 +15,9 @@ import type { ChatEntry, RewindUndo } from './shared/protocol';
  * What "Rewind to here" would do or did; `ok: false` says why it cannot. `message`: what the
  * message is called (a built-in prompt's chip); `result`: what a rewind of the files did.
  */
-export type RewindOutcome = { ok: true; plan: RewindPlan; message: string; result?: RewindResult } | { ok: false; reason: string };
+export type RewindOutcome =
+  | { ok: true; plan: RewindPlan; message: string; result?: RewindResult; notCovered?: { paths: string[]; total: number } }
+  | { ok: false; reason: string };
 
 /** What a rewind takes back: the files and memory (optionally with the branch), the conversation, or both. */
 export interface RewindChoice {
@@ -161,7 +163,12 @@ export class ChatRewinds {
     const found = await this.checkpointOf(entryId);
     if (!found.ok) return found;
     try {
-      return { ok: true, plan: await found.store.preview(found.id), message: found.label ?? found.text };
+      const plan = await found.store.preview(found.id);
+      // Ignored files written since: the rewind cannot bring them back, and the preview says so.
+      const notCovered = await Promise.resolve()
+        .then(() => found.store.ignoredChangedSince(found.id))
+        .catch(() => ({ paths: [], total: 0 }));
+      return { ok: true, plan, message: found.label ?? found.text, ...(notCovered.total > 0 ? { notCovered } : {}) };
     } catch (error) {
       return { ok: false, reason: errorText(error) };
     }

@@ -203,6 +203,20 @@ export class ChatTranscript extends TranscriptAnswer {
   }
 
   /**
+   * Marks the memory write cards of the memory files the change summary undid: every write card
+   * since user message `from` whose `/memories` path is one of `rels` (store-relative).
+   */
+  markMemoryUndone(rels: readonly string[], from: string): ChatPatch[] {
+    const start = this.entries.findIndex((e) => e.id === from);
+    if (start < 0 || rels.length === 0) return [];
+    const undone = new Set(rels.map((r) => `/memories/${r}`));
+    return this.entries
+      .slice(start)
+      .filter((e) => e.kind === 'tool' && e.tool === undefined && e.version !== undefined && e.undone === undefined && e.path !== undefined && undone.has(e.path))
+      .map((e) => this.upsert({ ...e, undone: true } as ChatEntry));
+  }
+
+  /**
    * Buttons that lead on from the last message (Initialize's draft). `onAnswer`: on the last text
    * of the last answer when there is one; else (or when it has none) on a line of their own that
    * says `note`.

@@ -23,7 +23,7 @@ import { parseSavedConversation, savedConversationRows } from './chatTranscript'
 import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './shared/protocol';
 import { ChatAttention } from './chatAttention';
-import { changeSummaryPort, registerCheckpointDocuments, runSummaryAction } from './changeSummaryUi';
+import { changeSummaryPort, registerCheckpointDocuments, runSummaryAction, type MemoryReviews } from './changeSummaryUi';
 import { runFollowUp } from './chatFollowUps';
 
 const OPEN_CHAT = 'Open Chat';
@@ -86,11 +86,11 @@ export interface ChatPrompts {
   confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;
 }
 
-export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts): { api: ChatApi; feature: ChatFeature } {
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts, reviews?: MemoryReviews): { api: ChatApi; feature: ChatFeature } {
   const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation, undefined, savedConversationRows);
   const base = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
   const checkpoints = (folder: vscode.WorkspaceFolder) => base.checkpoints?.(folder);
-  const env: ChatEnvironment = { ...base, changeSummary: changeSummaryPort(services, checkpoints, (message, detail, label) => prompts.confirm(message, detail, label)) };
+  const env: ChatEnvironment = { ...base, changeSummary: changeSummaryPort(services, checkpoints, (message, detail, label) => prompts.confirm(message, detail, label), reviews) };
   const controller = new ChatController(env);
   const actions = chatActions(controller, env, prompts, services);
   const route = chatMessageRouter(actions, env.log);

@@ -94,4 +94,8 @@ class NodeWorkTreeProbe implements WorkTreeProbe {
     const stat = await fs.promises.lstat(path.join(this.root, rel)).catch(() => undefined);
     return stat !== undefined && (stat.isFile() || stat.isSymbolicLink()) ? stat.size : undefined;
   }
+
+  async modifiedAt(rel: string): Promise<number | undefined> {
+    return (await fs.promises.lstat(path.join(this.root, rel)).catch(() => undefined))?.mtimeMs;
+  }
 }

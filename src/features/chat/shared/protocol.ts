@@ -162,6 +162,8 @@ export type ChatEntry = RewindMarks & (
       edit?: ToolEdit;
       /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
       version?: number;
+      /** A memory write the user undid (the change summary's Undo of its file): the card says so. */
+      undone?: true;
       /** A finished bash command: how it ended. */
       exit?: CommandExit;
       /** A workspace editor call whose path is in the folder: the card's link opens it (`openFile`). */
