@@ -14,7 +14,7 @@ import type { ChatPatch } from './transcriptRows';
 import { actionsFor, INTERRUPTED_TEXT, WAITING_TEXT } from './transcriptWords';
 
 export { UNFOLDED_OUTPUTS, type ChatPatch } from './transcriptRows';
-export { actionsFor, INTERRUPTED_CARD, INTERRUPTED_TEXT, retryText, WAITING_TEXT } from './transcriptWords';
+export { actionsFor, INTERRUPTED_CARD, INTERRUPTED_TEXT, retryText, STOPPED_TEXT, WAITING_TEXT } from './transcriptWords';
 export { parseSavedConversation, savedConversationRows, type SavedConversation } from './savedConversation';
 export { firstChangedLine, lineCounts } from './transcriptCards';
 
@@ -28,9 +28,14 @@ export interface PromptView {
   label?: string;
   /** Labels of the chips that travel with the message. */
   attachments?: string[];
+  /** A Retry of the failed message (retried() tidies up once it is answered). */
+  retry?: true;
 }
 
 export class ChatTranscript extends TranscriptAnswer {
+  /** The running Retry: its "Sending your message again…" line and the error it answers. */
+  private retrying: { resendId?: string; errorId?: string } | undefined;
+
   /** The entries and totals, to save the chat; while an answer runs, also that send's usage so far. */
   saved(): SavedConversation {
     return {
@@ -110,7 +115,27 @@ export class ChatTranscript extends TranscriptAnswer {
       view.show === false
         ? { kind: 'notice', id: this.id(), text: view.resend ?? 'Sending your message again…' }
         : this.userRow(prompt, view);
+    const error = view.retry ? [...this.entries].reverse().find((e) => e.kind === 'error' && e.actions.length > 0) : undefined;
+    this.retrying = view.retry ? { ...(row.kind === 'notice' ? { resendId: row.id } : {}), ...(error ? { errorId: error.id } : {}) } : undefined;
     return [this.add(row), this.statusPatch()];
+  }
+
+  /**
+   * A Retry was answered: its "Sending your message again…" line goes, and the error it answered
+   * keeps its message but no longer offers Retry or Set API Key (both done with).
+   */
+  retried(): ChatPatch[] {
+    const retrying = this.retrying;
+    this.retrying = undefined;
+    const patches: ChatPatch[] = [];
+    const error = retrying?.errorId === undefined ? undefined : this.find(retrying.errorId);
+    if (error?.kind === 'error') patches.push(this.upsert({ ...error, actions: [] }));
+    const index = retrying?.resendId === undefined ? -1 : this.entries.findIndex((e) => e.id === retrying.resendId);
+    if (index >= 0) {
+      this.entries.splice(index, 1);
+      patches.push({ type: 'remove', id: retrying!.resendId! });
+    }
+    return patches;
   }
 
   /** The user's message without a send (it waits for an API key). */
