@@ -75,8 +75,18 @@ suite('Resume Session runs the routine (e2e)', function () {
     await screenshot(page, 'resume-features-light');
   });
 
-  test('rewinding the Resume session puts no routine in the composer and keeps the draft; no title or tooltip quotes the routine', async function () {
+  test('Chat History names the session by what it did; rewinding it puts no routine in the composer and keeps the draft; no title or tooltip quotes the routine', async function () {
     const page = wb.page;
+    // Chat History calls the chat by what its session did (F001 now passes), with no folder line in a one-folder workspace.
+    await again(() => runCommand(page, 'Claude Memory: Chat History', UI_TIMEOUT));
+    const history = page.locator('.quick-input-widget');
+    const current = history.locator('.quick-input-list .monaco-list-row').first();
+    await current.waitFor({ timeout: UI_TIMEOUT });
+    const rowText = (await current.textContent()) ?? '';
+    assert.match(rowText, /Resume Session · F001 now passes: add a todo/, rowText);
+    assert.doesNotMatch(rowText, /next: F001|sample-workspace/, rowText);
+    await screenshot(page, 'resume-chat-history-light');
+    await page.keyboard.press('Escape');
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     // The change summary names the session by its chip.
     const toggle = chat.locator('.change-summary .cs-toggle');

@@ -12,11 +12,13 @@
 import { AUTHORS, type HistoryEntry } from '../../core/memory/history/types';
 import { changeRows } from './shared/changeRows';
 import type { ChangeSummaryHooks, ChangeSummaryPort, SummaryCheckpoints, SummaryDiffSides, SummaryOutcome } from './changeSummaryPort';
+import type { TitledFlip } from './chatTitles';
 import {
   afterCheckpoint,
   decide,
   EMPTY_SUMMARY_STATE,
   FEATURES_FILE,
+  featureDescriptions,
   featureFlips,
   openRows,
   stepsChanging,
@@ -212,6 +214,29 @@ export class ChangeSummary {
       void this.hooks.onState(false);
     }
     return note;
+  }
+
+  /**
+   * The features whose `passes` flipped in features.json since checkpoint `checkpoint` of
+   * `folder` (not only since the base: a chat's title goes by its first message), with their
+   * descriptions now. Empty when the checklist or its version then cannot be read.
+   */
+  async featureFlipsSince(folder: string, checkpoint: number): Promise<TitledFlip[]> {
+    const pending = this.port.checkpoints(folder);
+    const memory = this.port.memory(folder);
+    if (pending === undefined || memory === undefined) return [];
+    try {
+      const position = (await (await pending).get(checkpoint)).memoryVersion;
+      if (position === undefined) return [];
+      const then = stateAt(await memory.history(), FEATURES_FILE, position);
+      const before = then === undefined ? undefined : await memory.versionText(then.version);
+      const after = await memory.currentText(FEATURES_FILE);
+      const descriptions = featureDescriptions(after);
+      return featureFlips(before, after).map((f) => ({ ...f, ...(descriptions.has(f.id) ? { description: descriptions.get(f.id) } : {}) }));
+    } catch (error) {
+      this.port.log.warn(`change summary: could not read the checklist's flips: ${errorText(error)}`);
+      return [];
+    }
   }
 
   /** Where Open Diff finds the row's before side; undefined when the row is not in the summary. */

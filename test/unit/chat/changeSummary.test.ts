@@ -248,6 +248,14 @@ describe('change summary against its port (real git and memory engine)', () => {
     assert.equal(notCoveredLine(s.view!.notCovered!), 'Not covered by checkpoints (ignored by .gitignore), so Undo and Rewind leave it: todos.json');
   });
 
+  it('names the features flipped since any message\'s checkpoint, with their descriptions (a routine chat\'s title)', async () => {
+    const s = summary();
+    const cp = await message(s, 'Resume Session · next: F001');
+    await answerChangesThings();
+    assert.deepEqual(await s.featureFlipsSince(FOLDER, cp), [{ id: 'F001', passes: true, description: 'd' }]);
+    assert.deepEqual(await s.featureFlipsSince('file:///elsewhere', cp), []);
+  });
+
   it('a rewind to the base or before ends the summary; a reset (another chat) shows nothing', async () => {
     const s = summary();
     const cp = await message(s, 'Fix the app');

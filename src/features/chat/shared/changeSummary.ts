@@ -215,6 +215,24 @@ export function featureFlips(before: string | undefined, after: string | undefin
   return flips;
 }
 
+/** Each feature's description in a checklist text (empty when it is not one). */
+export function featureDescriptions(text: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (text === undefined) return out;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return out;
+  }
+  if (!Array.isArray(value)) return out;
+  for (const item of value) {
+    const { id, description } = (typeof item === 'object' && item !== null ? item : {}) as { id?: unknown; description?: unknown };
+    if (typeof id === 'string' && typeof description === 'string') out.set(id, description);
+  }
+  return out;
+}
+
 function passesById(text: string | undefined): Map<string, boolean> | undefined {
   if (text === undefined) return new Map();
   let value: unknown;
