@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { rewindFromCard, undoRewindFromCard } from './chatRewind';
+import { registerEditDiffActions } from './editDiffActions';
 import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../../platform/ids';
 import type { ExtensionServices } from '../../platform/services';
 import { SETTINGS_SECTION } from '../../platform/settings';
@@ -132,6 +133,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     provider,
     panel,
     registerCheckpointDocuments(checkpoints),
+    registerEditDiffActions(controller, env.log),
     changed,
     ...followActiveEditor(controller),
     controller.onPatch((patch) => {
