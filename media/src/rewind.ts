@@ -29,27 +29,23 @@ export function decorateRewind(entry: ChatEntry, el: HTMLElement, post: (message
       strip.append(toggle);
     }
     if (entry.rewindUndo) {
-      const undo = element('button', 'link rewind-undo', undefined, {
-        type: 'button',
-        'data-action': 'undo-rewind',
-        title: 'Bring back the files, memory and messages as they were just before this rewind (you are asked first)',
-      });
-      undo.append(icon('redo'), document.createTextNode(' Undo Rewind'));
-      undo.addEventListener('click', () => post({ type: 'undoRewind', entryId: entry.id }));
-      strip.append(undo);
+      const title = 'Bring back the files, memory and messages as they were just before this rewind (you are asked first)';
+      strip.append(linkButton('rewind-undo', 'undo-rewind', 'redo', 'Undo Rewind', title, () => post({ type: 'undoRewind', entryId: entry.id })));
     }
     el.append(strip);
   } else if (entry.checkpoint !== undefined && !entry.rewound) {
-    const button = element('button', 'link rewind-button', undefined, {
-      type: 'button',
-      'data-action': 'rewind',
-      title: 'Bring the files and memory back to how they were before this message (you see what changes first)',
-    });
-    button.append(icon('discard'), document.createTextNode(' Rewind to here'));
-    button.addEventListener('click', () => post({ type: 'rewind', entryId: entry.id }));
+    const title = 'Bring the files and memory back to how they were before this message (you see what changes first)';
     const bar = element('div', 'user-actions');
-    bar.append(button);
+    bar.append(linkButton('rewind-button', 'rewind', 'discard', 'Rewind to here', title, () => post({ type: 'rewind', entryId: entry.id })));
     el.append(bar);
   }
   return el;
+}
+
+/** A link-style button with an icon: Rewind to here, Undo Rewind. */
+function linkButton(className: string, action: string, codicon: string, text: string, title: string, click: () => void): HTMLButtonElement {
+  const button = element('button', `link ${className}`, undefined, { type: 'button', 'data-action': action, title });
+  button.append(icon(codicon), document.createTextNode(` ${text}`));
+  button.addEventListener('click', click);
+  return button;
 }

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, until, untilChat, waitForWorkbench, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, until, untilAnsweredAllowingOnce, untilChat, waitForWorkbench, webviewFrame } from './support';
 import { chatSuite } from './support/chatSuite';
 
 const FEATURES = JSON.stringify([{ id: 'F001', category: 'core', description: 'List todos', steps: ['run npm test'], passes: false }], null, 2) + '\n';
@@ -49,12 +49,7 @@ suite('change summary above the composer (e2e)', function () {
     await sendFromComposer(chat, 'Make F001 pass.');
     // A command that writes through a redirection asks on its card: allowed once, as a user would.
     const answer = chat.locator('.entry.assistant', { hasText: 'F001 works now.' });
-    const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
-    for (let i = 0; i < 6 && !(await answer.isVisible()); i++) {
-      await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
-      if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
-    }
-    await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
+    await untilAnsweredAllowingOnce(chat, answer, 6);
 
     const summary = chat.locator('.change-summary');
     await untilChat(chat, summary.locator('.cs-title', { hasText: '3 files changed · 2 memory files · 1 feature' }), 'the summary\'s counts', { timeout: 30_000 });
@@ -159,12 +154,7 @@ suite('change summary above the composer (e2e)', function () {
     await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     await sendFromComposer(chat, 'Test the rm command.');
     const answer = chat.locator('.entry.assistant', { hasText: 'rm is tested.' });
-    const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
-    for (let i = 0; i < 6 && !(await answer.isVisible()); i++) {
-      await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
-      if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
-    }
-    await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
+    await untilAnsweredAllowingOnce(chat, answer, 6);
     assert.ok(fs.existsSync(path.join(ws, 'todos.json')), 'the command wrote the ignored file');
 
     // A created 8-line file is +8 on its card and in the summary.

@@ -11,7 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, notifications, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, untilChat } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, notifications, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, untilAnsweredAllowingOnce, untilChat } from './support';
 import { chatSuite } from './support/chatSuite';
 
 
@@ -67,12 +67,7 @@ suite('checkpoints and rewind (e2e)', function () {
     await sendFromComposer(chat, 'Tidy up the project.');
     // A command that writes through a redirection asks on its card: allowed once, as a user would.
     const answer = chat.locator('.entry.assistant', { hasText: 'All tidied up.' });
-    const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
-    for (let i = 0; i < 6 && !(await answer.isVisible()); i++) {
-      await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
-      if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
-    }
-    await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
+    await untilAnsweredAllowingOnce(chat, answer, 6);
     assert.ok(fs.existsSync(path.join(ws, 'src', 'generated.js')), 'bash created a file');
     assert.ok(!fs.existsSync(path.join(ws, 'src', 'legacy.js')), 'bash deleted a file');
     assert.match(fs.readFileSync(path.join(ws, 'src', 'todo.js'), 'utf8'), /rewritten by Claude/);
@@ -151,12 +146,7 @@ suite('checkpoints and rewind (e2e)', function () {
     await chat.locator('#prompt').fill('');
     await sendFromComposer(chat, 'Add a remove() function');
     const answer = chat.locator('.entry.assistant', { hasText: 'Added remove() and committed it.' });
-    const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
-    for (let i = 0; i < 4 && !(await answer.isVisible()); i++) {
-      await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
-      if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
-    }
-    await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
+    await untilAnsweredAllowingOnce(chat, answer, 4);
     const second = git('rev-parse', 'HEAD');
     assert.notStrictEqual(second, first, `Claude's command committed: ${git('log', '--oneline')}`);
     const short = git('rev-parse', '--short', 'HEAD');

@@ -218,23 +218,19 @@ export function featureFlips(before: string | undefined, after: string | undefin
 /** Each feature's description in a checklist text (empty when it is not one). */
 export function featureDescriptions(text: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
-  if (text === undefined) return out;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return out;
-  }
-  if (!Array.isArray(value)) return out;
-  for (const item of value) {
-    const { id, description } = (typeof item === 'object' && item !== null ? item : {}) as { id?: unknown; description?: unknown };
-    if (typeof id === 'string' && typeof description === 'string') out.set(id, description);
-  }
+  for (const item of checklistItems(text) ?? []) if (typeof item.description === 'string') out.set(item.id, item.description);
   return out;
 }
 
 function passesById(text: string | undefined): Map<string, boolean> | undefined {
   if (text === undefined) return new Map();
+  const items = checklistItems(text);
+  return items === undefined ? undefined : new Map(items.map((item) => [item.id, item.passes === true]));
+}
+
+/** The items of a checklist text that have an id (undefined: no text, or not a JSON array). */
+function checklistItems(text: string | undefined): ({ id: string } & Record<string, unknown>)[] | undefined {
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -242,13 +238,7 @@ function passesById(text: string | undefined): Map<string, boolean> | undefined 
     return undefined;
   }
   if (!Array.isArray(value)) return undefined;
-  const out = new Map<string, boolean>();
-  for (const item of value) {
-    if (typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string') {
-      out.set((item as { id: string }).id, (item as { passes?: unknown }).passes === true);
-    }
-  }
-  return out;
+  return value.filter((item): item is { id: string } & Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string');
 }
 
 /**
