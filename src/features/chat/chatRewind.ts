@@ -31,10 +31,12 @@ async function pickRewind(message: string, plan: RewindPlan, notCovered: { paths
     },
   ];
   if (git?.movable) {
+    // Short label and description: the picker cuts a long row at its width.
+    const one = git.total === 1;
     items.push({
-      label: `$(git-commit) Rewind files and conversation, and move ${git.branch} ${git.direction === 'forward' ? 'forward' : 'back'}`,
-      description: git.direction === 'forward' ? `${commitCount(git.total)} back on ${git.branch}` : `${commitCount(git.total)} leave${git.total === 1 ? 's' : ''} ${git.branch} (the reflog keeps ${git.total === 1 ? 'it' : 'them'})`,
-      detail: `${git.branch} goes to ${git.to.slice(0, 7)}, where it was before this message.`,
+      label: `$(git-commit) Rewind files and conversation, move ${git.branch} ${git.direction === 'forward' ? 'forward' : 'back'}`,
+      description: git.direction === 'forward' ? `${commitCount(git.total)} back on it` : `${commitCount(git.total)} leave${one ? 's' : ''} it`,
+      detail: `${git.branch} goes to ${git.to.slice(0, 7)}, where it was before this message${git.direction === 'forward' ? '' : `; the reflog keeps ${one ? 'the commit' : 'the commits'}`}.`,
       choice: { files: true, conversation: true, moveBranch: { from: git.from } },
     });
   }
