@@ -40,14 +40,17 @@ export interface ChatRewindsHooks {
   chatId(): string | undefined;
   saveNow(): Promise<void>;
   /** The change summary: what an undo, a checkpoint or a rewind changes in it, and its own note of rows undone there. */
-  readonly changes: Pick<ChangeSummary, 'refresh' | 'rewound' | 'checkpointTaken' | 'takeNote'>;
+  readonly changes: Pick<ChangeSummary, 'refresh' | 'rewound' | 'checkpointTaken' | 'takeNote' | 'saved' | 'restore'>;
 }
 
 export class ChatRewinds {
   /** Workspace edits the user undid from their cards since the last message: told to Claude with the next one. */
   private undoneEdits: UndoneEdit[] = [];
-  /** A rewind since Claude's last turn (and the message it went back to): told to Claude with the next message. */
-  private rewoundNote: { entryId: string; note: string } | undefined;
+  /**
+   * A rewind since Claude's last turn, told to Claude with the next message: the message it went
+   * back to, and what its Undo puts back as it was (the edits undone on cards, the change summary).
+   */
+  private rewoundNote: { entryId: string; note: string; undoneEdits: UndoneEdit[]; summary: ReturnType<ChangeSummary['saved']> } | undefined;
   /** The folder each user message's checkpoint is of (a rewind after a folder switch uses its own). */
   private readonly checkpointFolders = new Map<string, ChatFolder>();
 
@@ -195,10 +198,11 @@ export class ChatRewinds {
       }
     }
     const plan: RewindPlan = result ?? { checkpointId: found.id, files: [], notRestored: [], leftIgnored: [], memory: [] };
+    const before = { undoneEdits: [...this.undoneEdits], summary: this.hooks.changes.saved() };
     const undo: RewindUndo = { ...(result ? { backup: result.backup.id } : {}), ...(result?.branchMoved ? { branch: true as const } : {}), ...(choice.conversation ? { conversation: true as const } : {}) };
     this.hooks.emit(this.hooks.transcript.markRewound(entryId, rewoundLine(result, choice.conversation), { fold: choice.conversation, undo }));
     if (result) void this.hooks.changes.rewound(found.id);
-    this.rewoundNote = { entryId, note: rewindNote(found.text, plan, { files: choice.files, conversation: choice.conversation, branchMoved: result?.branchMoved === true }) };
+    this.rewoundNote = { entryId, note: rewindNote(found.text, plan, { files: choice.files, conversation: choice.conversation, branchMoved: result?.branchMoved === true }), ...before };
     // Edits undone from cards before the rewind are part of what the rewind note says.
     if (choice.files) this.undoneEdits = [];
     if (choice.conversation) this.hooks.emit([draftAfterRewind(found.text, found.label)]);
@@ -248,10 +252,16 @@ export class ChatRewinds {
       } catch (error) {
         return { ok: false, reason: errorText(error) };
       }
-      void this.hooks.changes.refresh();
     }
     this.hooks.emit(this.hooks.transcript.unmarkRewound(entryId));
-    if (this.rewoundNote?.entryId === entryId) this.rewoundNote = undefined;
+    const undone = this.rewoundNote?.entryId === entryId ? this.rewoundNote : undefined;
+    this.rewoundNote = undefined;
+    // What the rewind had set aside comes back with the files: the edits undone on cards (still to
+    // be told) and the change summary as it was (read again from the folder).
+    if (undone !== undefined) {
+      this.undoneEdits = undone.undoneEdits;
+      void this.hooks.changes.restore(undone.summary);
+    } else if (result !== undefined) void this.hooks.changes.refresh();
     // The message the rewind put back in the composer goes again, if it is still there untouched.
     if (undo.conversation && entry.label === undefined) this.hooks.emit([{ type: 'draft', text: '', reason: 'Rewind undone: the conversation is back as it was.', withdraw: entry.text }]);
     this.env.log.info(`undid the rewind to before message ${entryId}${result ? `: ${result.files.length} file(s), ${result.memory.length} memory file(s) back${result.branchMoved ? ', the branch moved forward again' : ''}` : ' (the conversation only)'}`);

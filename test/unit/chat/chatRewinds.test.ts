@@ -53,6 +53,8 @@ function rig(port: FakePort = fakePort()) {
         state.summaryNote = undefined;
         return note;
       },
+      saved: () => ({ decisions: [], untold: [{ kind: 'file', path: 'summary-state', change: 'modified' }] }),
+      restore: async (saved) => void state.summary.push(`restore ${saved?.untold?.[0]?.path}`),
     },
   });
   return { rewinds, transcript, edits, patches, state, checkpoints, port };
@@ -188,12 +190,23 @@ describe('chat rewinds: checkpoints, Rewind and Undo', () => {
     const user = entries.find((e) => e.id === id);
     assert.equal(user?.kind === 'user' && (user.rewoundHere ?? user.rewindUndo), undefined);
     assert.equal(r.rewinds.takeNote(), undefined, 'Claude never heard of the rewind');
+    assert.equal(r.state.summary.at(-1), 'restore summary-state', 'the change summary is back as it was before the rewind');
     // Rewind again, send: the Undo goes.
     await r.rewinds.rewind(id);
     assert.match(r.rewinds.takeNote() ?? '', /rewound the workspace/);
     const after = r.transcript.snapshot().entries.find((e) => e.id === id);
     assert.equal(after?.kind === 'user' && after.rewindUndo, undefined);
     assert.deepEqual(await r.rewinds.undoRewind(id), { ok: false, reason: 'This rewind cannot be undone any more (a message was sent after it).' });
+  });
+
+  it('Undo Rewind puts back what the rewind set aside: an edit undone on its card before it is still told to Claude', async () => {
+    const r = rig();
+    const id = await sent(r, 'make a file');
+    const card = createdFileCard(r);
+    assert.deepEqual(await r.rewinds.undoEdit(card), { ok: true });
+    await r.rewinds.rewind(id);
+    assert.equal((await r.rewinds.undoRewind(id)).ok, true);
+    assert.match(r.rewinds.takeNote() ?? '', /- src\/new\.ts: the file you created was removed\./);
   });
 
   it('refuses while Claude answers, and for a message without a checkpoint', async () => {
