@@ -74,6 +74,8 @@ suite('command rules and approval cards (e2e)', function () {
       });
       assert.notStrictEqual(colors[0], colors[1], `${selector}: text ${colors[0]} on ${colors[1]}`);
     }
+    // A card ignores keys for its first second (issue 32): the Enter comes once it is armed.
+    await second.locator('.approval-pending.approval-armed').waitFor({ timeout: 10_000 });
     await second.locator('.tool-approval').focus();
     await second.locator('.tool-approval').press('Enter');
     await chat.locator('.approval-once').first().waitFor({ timeout: 10_000 });

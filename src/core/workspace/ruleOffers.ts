@@ -82,8 +82,8 @@ export interface RuleOffers {
   /** One rule per part that has one, no rule twice, in the order of the command. */
   rules: string[];
   /**
-   * The parts no offered rule covers, said in a few words ("`f=$(mktemp)` sets variables"):
-   * the command itself still asks after "Always allow". Undefined when the rules cover it.
+   * The parts no offered rule covers, by why, in a few words ("`f=$(mktemp)`, `X=1 make` (sets
+   * variables)"): the command itself still asks after "Always allow". Undefined when the rules cover it.
    */
   stillAsks?: string;
 }
@@ -91,15 +91,23 @@ export interface RuleOffers {
 /** The rules to offer for `parts` (the parts of a command that no rule allows yet). */
 export function offerRules(parts: readonly CommandPart[]): RuleOffers {
   const rules: string[] = [];
-  const uncovered: string[] = [];
+  const uncovered = new Map<string, string[]>();
   for (const part of parts) {
     const rule = ruleFor(part);
     if (rule !== undefined && !rules.includes(rule)) rules.push(rule);
     // A rule allows a part only when the part has nothing a rule cannot judge.
-    if (rule === undefined || part.special !== undefined) uncovered.push(why(part, rule));
+    if (rule !== undefined && part.special === undefined) continue;
+    const reason = why(part, rule);
+    const texts = uncovered.get(reason) ?? [];
+    uncovered.set(reason, [...texts, part.text]);
   }
-  const stillAsks = uncovered.length === 0 ? undefined : uncovered.length <= 2 ? uncovered.join('; ') : `${uncovered.slice(0, 2).join('; ')}; and ${uncovered.length - 2} more`;
-  return { rules, ...(stillAsks !== undefined ? { stillAsks } : {}) };
+  const said = [...uncovered].map(([reason, texts]) => {
+    // An assignment inside a part already named (`X=1` of `X=1 make`) is not named again.
+    const named = texts.filter((t, i) => !texts.some((other, j) => j !== i && other.length > t.length && other.includes(t)));
+    const shown = named.slice(0, 2).map((t) => `\`${short(t)}\``).join(', ');
+    return `${shown}${named.length > 2 ? ` and ${named.length - 2} more` : ''} (${reason})`;
+  });
+  return { rules, ...(said.length > 0 ? { stillAsks: said.join('; ') } : {}) };
 }
 
 /** The prefix "Always allow" remembers for a part: its program with a sub-command or script, if any. */
@@ -182,15 +190,14 @@ function isPlainWord(word: string): boolean {
 
 /** Why a part still asks after the offered rules, in a few words. */
 function why(part: CommandPart, rule: string | undefined): string {
-  const text = `\`${short(part.text)}\``;
-  if (part.special !== undefined) return `${text} ${part.special}`;
+  if (part.special !== undefined) return part.special;
   const name = part.words[0] ?? '';
-  if (programKind(name) === 'interpreter' && rule === undefined) return `${text} runs code no rule can name`;
-  if (part.dynamic && part.words.length <= 1) return `${text} is only known when it runs`;
-  return `${text} is asked every time`;
+  if (programKind(name) === 'interpreter' && rule === undefined) return 'runs code no rule can name';
+  if (part.dynamic && part.words.length <= 1) return 'only known when it runs';
+  return 'asked every time';
 }
 
 function short(text: string): string {
   const line = text.split('\n')[0];
-  return line.length > 40 ? `${line.slice(0, 39)}…` : line;
+  return line.length > 32 ? `${line.slice(0, 31)}…` : line;
 }
