@@ -7,6 +7,7 @@
 // - "Always allow" never offers an interpreter alone, and offers what the command runs;
 // - a host request of a command that ends before anyone answers is "blocked", never the user's
 //   denial, and the card keeps its own approval line;
+// - Manage Command Rules removes nothing on the first Enter, lists every source, and undoes a removal;
 // - axe-core (WCAG 2.1 A/AA) finds nothing serious or critical with a card waiting and after answers.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -244,5 +245,49 @@ suite('approval cards and the keyboard (e2e)', function () {
     const settings = path.join(wb.server.dirs.userData, 'User', 'settings.json');
     await again(async () => assert.match(fs.readFileSync(settings, 'utf8'), /"claudeMemory\.sandbox\.allowedDomains":\s*\[\s*"registry\.example\.invalid"\s*\]/));
     await audit('after a blocked host request');
+  });
+
+  test('Manage Command Rules: the first Enter removes nothing; every source is listed; a removal has Undo', async function () {
+    const widget = page.locator('.quick-input-widget');
+    const rows = widget.locator('.monaco-list-row');
+    const row = (label: string) => rows.filter({ hasText: label });
+    const open = async () => {
+      await again(() => runCommand(page, 'Claude Memory: Manage Command Rules', UI_TIMEOUT));
+      await widget.locator('.quick-input-title', { hasText: 'Claude Memory: Command Rules' }).waitFor({ timeout: UI_TIMEOUT });
+    };
+    await open();
+    for (const source of ['This workspace', 'User settings: allow', 'User settings: deny', 'This chat', 'Built in', 'User settings: hosts']) {
+      assert.ok((await widget.textContent())?.includes(source), `the list names its source: ${source}`);
+    }
+    await row('./net.sh').waitFor({ timeout: 10_000 });
+    await row('registry.example.invalid').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'approvals-manage-rules-light');
+    // Enter on a rule: what can be done with it, with Back first; nothing is removed.
+    await page.keyboard.type('net.sh');
+    await widget.locator('.monaco-list-row.focused', { hasText: './net.sh' }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await widget.locator('.quick-input-title', { hasText: 'Command Rules: ./net.sh' }).waitFor({ timeout: 10_000 });
+    await widget.locator('.monaco-list-row.focused', { hasText: 'Back to the rules' }).waitFor({ timeout: 10_000 });
+    await screenshot(page, 'approvals-manage-rules-enter-light');
+    await page.keyboard.press('Enter');
+    await row('./net.sh').waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+    await open();
+    await row('./net.sh').waitFor({ timeout: 10_000 });
+
+    // The trash button removes it, and Undo puts it back.
+    await row('./net.sh').hover();
+    await row('./net.sh').locator('.action-label.codicon-trash').click();
+    await row('./net.sh').waitFor({ state: 'detached', timeout: 10_000 });
+    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Removed "./net.sh"' });
+    await toast.waitFor({ timeout: 10_000 });
+    await screenshot(page, 'approvals-manage-rules-removed-light');
+    await toast.locator('.monaco-button', { hasText: 'Undo' }).click();
+    await page.locator('.notifications-toasts .notification-list-item', { hasText: '"./net.sh" is back' }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await open();
+    await row('./net.sh').waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
   });
 });
