@@ -105,15 +105,18 @@ function splitButton(once: HTMLButtonElement, items: HTMLButtonElement[], note: 
     title: 'More ways to allow',
   });
   toggle.append(icon('chevron-down'));
-  const menu = element('div', 'scope-menu', undefined, { id: menuId, role: 'menu', 'aria-label': 'Ways to allow' });
+  // The box opens and closes; the menu in it holds only its items (ARIA), the note follows them.
+  const menu = element('div', 'scope-menu');
   menu.hidden = true;
+  const list = element('div', 'scope-list', undefined, { id: menuId, role: 'menu', 'aria-label': 'Ways to allow' });
   for (const item of items) {
     item.setAttribute('role', 'menuitem');
     item.setAttribute('tabindex', '-1');
     item.classList.add('scope-item');
   }
-  menu.append(...items);
-  if (note !== undefined) menu.append(element('div', 'scope-note', note, { role: 'note' }));
+  list.append(...items);
+  menu.append(list);
+  if (note !== undefined) menu.append(element('div', 'scope-note', note));
   const open = (on: boolean, focus: 'first' | 'toggle' | 'none' = 'none'): void => {
     menu.hidden = !on;
     toggle.setAttribute('aria-expanded', String(on));
