@@ -92,12 +92,16 @@ suite('approval cards and the keyboard (e2e)', function () {
     await input.click();
     const cut = 27;
     await page.keyboard.type(FOLLOW_UP.slice(0, cut));
+    // Every move of the focus from here on (a character typed on a card would bring it back).
+    const frame = await webviewContentFrame(page);
+    await frame.evaluate(`window.focusMoves = []; document.addEventListener('focusin', (e) => window.focusMoves.push(e.target.id || e.target.className))`);
     open();
     const card = chat.locator('.entry.tool', { hasText: 'from the review' });
     await untilChat(chat, card.locator('.approval-pending'), 'the card arriving while the user types');
     await page.keyboard.type(FOLLOW_UP.slice(cut));
     assert.strictEqual(await input.inputValue(), FOLLOW_UP, 'every character is in the composer');
     assert.strictEqual(await input.evaluate((el) => el.ownerDocument.activeElement === el), true, 'the composer keeps the focus');
+    assert.deepStrictEqual(await frame.evaluate('window.focusMoves'), [], 'the focus never moved to the card');
     await screenshot(page, 'approvals-arrives-while-typing-light');
     await page.keyboard.press('Enter');
     // The text went where the user's Enter sends it: the queue (the card's first second) or, once
@@ -130,22 +134,22 @@ suite('approval cards and the keyboard (e2e)', function () {
       { content: [{ type: 'tool_use', name: 'bash', input: { command: 'f=$(mktemp) && TODO_FILE=$f node src/cli.js add milk && TODO_FILE=$f node src/cli.js add eggs' } }] },
       { content: [{ type: 'text', text: 'Understood.' }] },
     ]);
+    await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     await sendFromComposer(chat, 'Add a todo, then try a throwaway list');
     // The composer is not in use (empty, and the focus elsewhere): the card takes the focus. A key
     // already on its way when it appears does not answer it: one is pressed the moment it is drawn.
     await chat.locator('.entry.user').last().locator('.user-text').click();
     const frame = await webviewContentFrame(page);
-    // In the page (the test's tsconfig has no DOM types): as soon as the card is drawn, an Enter on it.
+    // In the page (the test's tsconfig has no DOM types): the moment the card takes the focus, an Enter on it.
     const probe = frame.evaluate(`new Promise((resolve) => {
-      const observer = new MutationObserver(() => {
-        const card = document.querySelector('.tool-approval.approval-pending');
-        if (!card) return;
-        observer.disconnect();
+      document.addEventListener('focusin', function onFocus(event) {
+        const card = event.target;
+        if (!card.matches || !card.matches('.tool-approval.approval-pending')) return;
+        document.removeEventListener('focusin', onFocus);
         const armed = card.classList.contains('approval-armed');
         card.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
         resolve({ armed, stillWaiting: ![...card.querySelectorAll('button')].some((b) => b.disabled) });
       });
-      observer.observe(document.body, { childList: true, subtree: true });
     })`) as Promise<{ armed: boolean; stillWaiting: boolean }>;
     open();
     assert.deepStrictEqual(await probe, { armed: false, stillWaiting: true }, 'an Enter in the card\'s first moment is ignored');
@@ -213,6 +217,7 @@ suite('approval cards and the keyboard (e2e)', function () {
       { content: [{ type: 'tool_use', name: 'bash', input: { command: './net.sh' } }] },
       { content: [{ type: 'text', text: 'The check needs the network.' }] },
     ]);
+    await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
     await sendFromComposer(chat, 'Run the network check twice');
     const card = chat.locator('.entry.tool', { hasText: './net.sh' }).first();
     await untilChat(chat, card.locator('.approval-pending.approval-armed'), 'the command card armed');
