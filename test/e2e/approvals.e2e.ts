@@ -14,8 +14,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, screenshotsDir, sendFromComposer, setSideBarWidth, untilChat } from './support';
-import { auditWebview, describeViolations, webviewContentFrame } from './support/axe';
+import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, screenshotsDir, sendFromComposer, setSideBarWidth, switchTheme, untilChat } from './support';
+import { assertAccessible, webviewContentFrame } from './support/axe';
 import { chatSuite } from './support/chatSuite';
 import { shootSideBarDarkAndHc } from './support/themes';
 
@@ -63,10 +63,7 @@ suite('approval cards and the keyboard (e2e)', function () {
     const last = messages?.[messages.length - 1]?.content;
     return Array.isArray(last) ? last.find((b) => b.type === 'tool_result') : undefined;
   };
-  const audit = async (when: string): Promise<void> => {
-    const violations = await auditWebview(page);
-    assert.deepStrictEqual(violations, [], `axe-core (WCAG 2.1 A/AA), ${when}:\n${describeViolations(violations)}`);
-  };
+  const audit = (when: string): Promise<void> => assertAccessible(page, when);
   /** The side bar in light, dark and High Contrast; `audited`: axe-core's audit in each of them too. */
   const sideBarShot = async (name: string, audited?: string): Promise<void> => {
     await page.screenshot({ path: path.join(screenshotsDir, `${name}-light.png`), clip: (await page.locator('.part.sidebar').boundingBox())! });
@@ -294,5 +291,14 @@ suite('approval cards and the keyboard (e2e)', function () {
     await open();
     await row('./net.sh').waitFor({ timeout: 10_000 });
     await page.keyboard.press('Escape');
+    // The list in the dark and High Contrast themes.
+    for (const [theme, suffix] of [['Dark Modern', 'dark'], ['Dark High Contrast', 'hc'], ['Light Modern', '']] as const) {
+      await again(() => switchTheme(page, theme));
+      if (suffix === '') break;
+      await open();
+      await row('./net.sh').waitFor({ timeout: 10_000 });
+      await screenshot(page, `approvals-manage-rules-${suffix}`);
+      await page.keyboard.press('Escape');
+    }
   });
 });

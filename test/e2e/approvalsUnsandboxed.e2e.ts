@@ -9,7 +9,7 @@ import * as path from 'path';
 import type { FrameLocator, Page } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
 import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot, screenshotsDir, sendFromComposer, setSideBarWidth, treeRow, untilChat } from './support';
-import { auditWebview, describeViolations } from './support/axe';
+import { assertAccessible } from './support/axe';
 import { chatSuite } from './support/chatSuite';
 import { shootSideBarDarkAndHc } from './support/themes';
 
@@ -33,10 +33,7 @@ suite('unsandboxed commands and the composer\'s chips (e2e)', function () {
     const messages = (mock.requests.at(-1)?.body.messages ?? []) as Array<{ role: string; content: unknown }>;
     return JSON.stringify(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
   };
-  const audit = async (when: string): Promise<void> => {
-    const violations = await auditWebview(page);
-    assert.deepStrictEqual(violations, [], `axe-core (WCAG 2.1 A/AA), ${when}:\n${describeViolations(violations)}`);
-  };
+  const audit = (when: string): Promise<void> => assertAccessible(page, when);
 
   test('the card says "runs unsandboxed" before the choice, with the setting to turn on, and keeps a chip after the answer', async function () {
     mock.script([

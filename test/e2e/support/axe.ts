@@ -39,3 +39,9 @@ export async function auditWebview(page: Page, nth = 0, impacts: readonly string
 export function describeViolations(violations: readonly AxeViolation[]): string {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.slice(0, 5).map((n) => `    ${n}`).join('\n')}`).join('\n');
 }
+
+/** Fails with a readable list when axe-core finds a serious or critical WCAG 2.1 A/AA violation in the webview. */
+export async function assertAccessible(page: Page, when: string): Promise<void> {
+  const violations = await auditWebview(page);
+  if (violations.length > 0) throw new Error(`axe-core (WCAG 2.1 A/AA), ${when}:\n${describeViolations(violations)}`);
+}
