@@ -284,6 +284,7 @@ async function addRule(memento: vscode.Memento): Promise<void> {
       if (rule === '') return undefined;
       if (ruleWords(parser, rule).length === 0) return 'Not a simple command prefix: no variables, redirections, pipes or several commands.';
       const words = rule.split(/\s+/);
+      if (rule === '*') return { message: '"*" lets every command run without asking (deny rules still apply).', severity: vscode.InputBoxValidationSeverity.Warning };
       if (words.length === 1 && isInterpreter(words[0])) {
         return { message: `"${rule}" alone allows any program ${rule} runs; name the script too (e.g. ${rule} src/cli.js).`, severity: vscode.InputBoxValidationSeverity.Warning };
       }
