@@ -203,6 +203,7 @@ export class BashTool implements AgentTool {
       context.onOutput(`[${this.options.unsandboxedNotice}]\n`);
     }
     const askNetwork = this.options.askNetwork;
+    const questions = new AbortController();
     // One question per host and port while the command runs (a client opens several connections at once).
     const asked = new Map<string, Promise<NetworkDecision>>();
     const ask = askNetwork && ((host: string, port: number | undefined): Promise<NetworkDecision> => {
@@ -214,7 +215,6 @@ export class BashTool implements AgentTool {
       }
       return answer;
     });
-    const questions = new AbortController();
     const stopAsking = () => questions.abort();
     context.signal?.addEventListener('abort', stopAsking, { once: true });
     const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
