@@ -19,6 +19,6 @@ export type { FollowUpAction } from './shared/protocol';
 export function register(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts, reviews?: MemoryReviews): { api: ChatApi; feature: ChatFeature } {
   const chat = registerChat(context, services, prompts, reviews);
   registerChatCommands(context, chat.feature, prompts);
-  registerManageCommandRules(context);
+  registerManageCommandRules(context, chat.feature.controller.sandboxGrant);
   return chat;
 }
