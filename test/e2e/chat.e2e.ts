@@ -66,14 +66,35 @@ async function answerInputBox(page: Page, title: string, text: string): Promise<
 interface PageGlobals {
   navigator: { clipboard: { readText(): Promise<string>; writeText(text: string): Promise<void> } };
   getComputedStyle(el: unknown): { lineHeight: string; backgroundColor: string };
+  performance: { now(): number };
+  requestAnimationFrame(callback: () => void): number;
 }
 
-/** True when `el` lies within the transcript's visible area (what the reader sees). */
-async function inView(chat: FrameLocator, el: Locator): Promise<boolean> {
-  const box = await el.boundingBox();
-  const view = await chat.locator('#transcript').boundingBox();
-  if (!box || !view) return false;
-  return box.y >= view.y - 1 && box.y + Math.min(box.height, 20) <= view.y + view.height + 1;
+/**
+ * True when `el` lies within the transcript's visible area (what the reader sees), checked each
+ * frame for up to `timeoutMs`: the chat scrolls to the end in the frame after a change, so a single
+ * check right after the element appears would race that frame on a loaded machine.
+ */
+async function inView(chat: FrameLocator, el: Locator, timeoutMs = 5_000): Promise<boolean> {
+  await el.waitFor({ state: 'visible', timeout: timeoutMs });
+  const view = chat.locator('#transcript');
+  const viewHandle = await view.elementHandle();
+  return el.evaluate(
+    (node, [transcript, timeout]) =>
+      new Promise<boolean>((resolve) => {
+        const win = globalThis as unknown as PageGlobals;
+        const started = win.performance.now();
+        const check = (): void => {
+          const box = (node as unknown as { getBoundingClientRect(): { y: number; height: number } }).getBoundingClientRect();
+          const frame = (transcript as unknown as { getBoundingClientRect(): { y: number; height: number } }).getBoundingClientRect();
+          if (box.y >= frame.y - 1 && box.y + Math.min(box.height, 20) <= frame.y + frame.height + 1) resolve(true);
+          else if (win.performance.now() - started > (timeout as number)) resolve(false);
+          else win.requestAnimationFrame(check);
+        };
+        check();
+      }),
+    [viewHandle, timeoutMs] as const,
+  );
 }
 
 
@@ -283,7 +304,7 @@ suite('chat view (e2e)', function () {
     const stop = chat.locator('#stop');
     assert.ok(await stop.isVisible(), 'Stop is shown while the answer runs');
     await input.press('Escape');
-    await untilChat(chat, chat.locator('.entry.notice', { hasText: /^Stopped/ }), 'the Stopped notice after Escape');
+    await untilChat(chat, chat.locator('.entry.user:has-text("Write me a long story.") ~ .entry.notice', { hasText: /^Stopped/ }), 'the Stopped notice after Escape');
     await stop.waitFor({ state: 'hidden', timeout: 10_000 });
   });
 
