@@ -10,6 +10,7 @@
  * memento ("Always allow", written only by a click), the CLI's flags, and the defaults below.
  */
 import { loadShellParser, type CommandPart, type ShellParser } from './shellCommands';
+import { CREDENTIAL_HINTS } from './protectedPaths';
 
 /**
  * Read-only commands that run without asking (listed in docs/chat.md#command-rules). Options that
@@ -159,11 +160,8 @@ function matches(words: readonly string[], rule: readonly string[]): boolean {
   return rule.every((w, i) => words[i] === w);
 }
 
-/** Places in the home folder where credentials live (also denied to reads by the OS sandbox). */
-const CREDENTIAL_NAMES = [
-  '.ssh', '.aws', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', '.kube', '.azure', 'gcloud', '.config/gh',
-  '.password-store', '.vault-token', '.boto', '.s3cfg', 'keyrings', '.cargo/credentials',
-];
+/** Places in the home folder where credentials live (also hidden from commands by the OS sandbox): protectedPaths.ts. */
+const CREDENTIAL_NAMES = CREDENTIAL_HINTS;
 
 /** Programs that read folders recursively (grep only with -r/-R/--recursive/-d, ls only with -R). */
 function recursive(words: readonly string[], tokens: readonly string[]): boolean {
