@@ -109,7 +109,7 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
     return 1;
   }
 
-  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
+  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`), onNotice: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
   const session = new AgentLoop({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,

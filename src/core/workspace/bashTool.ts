@@ -47,6 +47,11 @@ export interface ShellRunResult {
   exitCode: number | undefined;
   /** timeout/cancelled: the process tree was killed and the shell restarted; exited: the shell itself exited. */
   ended?: 'timeout' | 'cancelled' | 'exited';
+  /**
+   * Protected places (workspace-relative, `~/…` or `$TMPDIR/…`) the command made or changed,
+   * which the sandbox moved out of the folder after it ended.
+   */
+  undone?: readonly string[];
 }
 
 /** One persistent shell (working directory and variables carry over between commands). */
@@ -220,12 +225,23 @@ export class BashTool implements AgentTool {
               ? `[exit code ${result.exitCode ?? 'unknown'}]`
               : undefined;
     const body = output === '' ? '(no output)' : output.replace(/\n$/, '');
+    const notes = [note, undoneNote(result.undone)].filter((n): n is string => n !== undefined);
     return {
       is_error: result.ended !== undefined,
-      content: note === undefined ? body : `${body}\n${note}`,
+      content: notes.length === 0 ? body : `${body}\n${notes.join('\n')}`,
       detail,
     };
   }
+}
+
+/** What the model is told when the sandbox took out what a command made in protected places. */
+export function undoneNote(undone: readonly string[] | undefined): string | undefined {
+  if (undone === undefined || undone.length === 0) return undefined;
+  const shown = undone.length > 12 ? [...undone.slice(0, 12), `and ${undone.length - 12} more`] : undone;
+  return (
+    `[The sandbox moved what this command made in protected places out of the folder (the user can find it in the quarantine): ${shown.join(', ')}. ` +
+    "Commands may not write where code runs by itself (git's configuration and hooks, editor, hook-manager, package-manager and CI settings); to change such a place, use the text editor, which asks the user.]"
+  );
 }
 
 function error(content: string): AgentToolResult {
