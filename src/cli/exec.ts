@@ -5,6 +5,7 @@ import { DEFAULT_HISTORY_RETENTION } from '../core/memory/history/types';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, oneLine, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { execJsonLines } from './jsonLines';
+import { signalExitCode, stopOnSignals } from './signals';
 
 /** The store folder inside a workspace, as in the extension. */
 export const STORE_FOLDER = DEFAULT_STORE_FOLDER;
@@ -69,14 +70,19 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
     return 1;
   }
 
+  // SIGINT, SIGTERM and SIGHUP: the call in progress finishes, no further line is read (signals.ts).
+  const stop = io.stdin === process.stdin ? stopOnSignals() : undefined;
   try {
-    await execJsonLines(engine, io.stdin, io.stdout, { onInternalError: reportInternal });
+    await execJsonLines(engine, io.stdin, io.stdout, { onInternalError: reportInternal, signal: stop?.signal });
   } catch (e) {
     // A closed stdout (e.g. `| head`) is the reader's choice, not an error worth a message.
     if ((e as NodeJS.ErrnoException).code !== 'EPIPE') io.stderr.write(`${CLI_NAME} exec: ${oneLine(e)}\n`);
     return 1;
+  } finally {
+    stop?.dispose();
   }
-  return 0;
+  const received = stop?.received();
+  return received === undefined ? 0 : signalExitCode(received);
 }
 
 /**

@@ -5,6 +5,7 @@ import { LineTransport } from './lineTransport';
 import { createMemoryServer } from './memoryServer';
 import { openCliStore } from './openStore';
 import { watchStore } from './storeWatcher';
+import { signalExitCode, stopOnSignals } from '../signals';
 
 export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [options]
 
@@ -54,9 +55,19 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
       (e) => log(`not watching the store for changes: ${oneLine(e)}`),
     );
   };
-  await memory.session.connect(transport);
-  await closed;
-  watcher?.close();
-  return 0;
+  // SIGINT, SIGTERM and SIGHUP: what was read is answered, then the server ends (signals.ts).
+  const stop = stopOnSignals((signal) => {
+    log(`stopping on ${signal}`);
+    transport.stopReading();
+  });
+  try {
+    await memory.session.connect(transport);
+    await closed;
+  } finally {
+    watcher?.close();
+    stop.dispose();
+  }
+  const received = stop.received();
+  return received === undefined ? 0 : signalExitCode(received);
 }
 

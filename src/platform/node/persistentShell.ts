@@ -13,7 +13,11 @@
  * Without a sandbox every process of the command carries a random tag in its environment, and the
  * processes still carrying it are killed too (best effort: a command can clear its environment;
  * the rules are then the defence). Output pipes a survivor holds are closed after a short grace,
- * so a command never keeps the caller waiting.
+ * so a command never keeps the caller waiting. When this process exits, however it exits, the
+ * running command is killed the same way first; a sandboxed one is a bubblewrap started directly
+ * (no shell between) with --die-with-parent, so it dies with this process even on SIGKILL.
+ * Each shell's private folder (TMPDIR, command file) lies in one owner-only folder the sandbox
+ * hides from other shells' commands (`shellsRoot`).
  *
  * The environment holds no secret of the host: API keys and anything that looks like a secret are
  * removed before the first command, and variables that make bash or the loader run code
@@ -91,6 +95,8 @@ export class PersistentShell implements ShellSession {
   private readonly initial: State;
   private state: State;
   private child: ChildProcess | undefined;
+  /** The running unsandboxed command's tag (its processes carry it in their environment). */
+  private runningTag: string | undefined;
   private busy = false;
 
   constructor(private readonly options: PersistentShellOptions) {
@@ -142,6 +148,8 @@ export class PersistentShell implements ShellSession {
       }
       const cwd = isDirectory(this.state.cwd) ? this.state.cwd : this.initial.cwd;
       const env = this.options.sandbox ? { ...this.state.env } : { ...this.state.env, [TAG_NAME]: tag };
+      this.runningTag = this.options.sandbox ? undefined : tag;
+      killedOnExit(this);
       const result = await this.spawnAndWait(file, args, cwd, env, tag, options);
       // Every process of the command has ended (its PID namespace with it): what it made in a
       // protected place can be taken out before anyone acts on it.
@@ -150,9 +158,16 @@ export class PersistentShell implements ShellSession {
       this.options.onUndone?.(undone);
       return { ...result, undone: undone.map((u) => u.shown) };
     } finally {
+      runningShells.delete(this);
       sandboxed?.end();
       this.busy = false;
     }
+  }
+
+  /** Kills the running command and all it started, synchronously (this process is exiting). */
+  killNow(): void {
+    killGroup(this.child?.pid);
+    if (this.runningTag !== undefined) killTagged(this.runningTag);
   }
 
   async restart(): Promise<void> {
@@ -307,6 +322,21 @@ function isDirectory(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Shells running a command: when this process exits, however it exits, their commands are killed first. */
+const runningShells = new Set<PersistentShell>();
+let exitHandler = false;
+
+function killedOnExit(shell: PersistentShell): void {
+  runningShells.add(shell);
+  if (exitHandler) return;
+  exitHandler = true;
+  // 'exit' handlers run on process.exit() and on a normal end; signals reach one through the
+  // CLI's handlers (cli/signals.ts), and a SIGKILL leaves the sandbox to --die-with-parent.
+  process.on('exit', () => {
+    for (const running of runningShells) running.killNow();
+  });
 }
 
 let shells: string | undefined;
