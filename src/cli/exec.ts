@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
+import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError, isLinkedRootError } from '../core/memory';
 import { DEFAULT_HISTORY_RETENTION } from '../core/memory/history/types';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, oneLine, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
@@ -128,7 +128,9 @@ export function parseStoreCommandArgs(argv: string[]) {
   return { help: values.help === true, workspace: values.workspace, engineOptions };
 }
 
-function storeProblem(e: unknown): string {
+/** Why the memory store cannot be used, for the user's terminal. */
+export function storeProblem(e: unknown): string {
+  if (isLinkedRootError(e)) return 'it is a symbolic link; a memory folder must be a real folder (memory never goes through a link, which a cloned repository could point anywhere).';
   if (isFsError(e, 'FileExists') || isFsError(e, 'FileNotADirectory')) return 'it exists and is not a folder.';
   if (isFsError(e, 'NoPermissions')) return 'permission denied.';
   return oneLine(e);

@@ -19,7 +19,7 @@ import { openCheckpoints } from '../platform/node/checkpointRepository';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
 import { createRunTools } from './runTools';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
-import { GUARDS_HELP, oneLine, STORE_FOLDER, type CliIo } from './exec';
+import { GUARDS_HELP, oneLine, STORE_FOLDER, storeProblem, type CliIo } from './exec';
 import { signalExitCode, stopOnSignals } from './signals';
 
 export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--allow-edits] [--allow-edits-protected] [--allow-command PREFIX]... [--allow-domain HOST]... [--no-sandbox] [--json] [--no-guards] PROMPT
@@ -109,7 +109,7 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
   try {
     await store.createDirectory('');
   } catch (e) {
-    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    io.stderr.write(`${CLI_NAME} run: cannot use ${path.join(workspace, STORE_FOLDER)} as the memory store: ${storeProblem(e)}\n`);
     return 1;
   }
 

@@ -1,7 +1,7 @@
 import { promises as fsp } from 'fs';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem } from '../core/memory/fileSystem';
+import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem, LINKED_ROOT } from '../core/memory/fileSystem';
 import { NodeMemoryFileSystem } from './node/nodeFileSystem';
 import type { OwnChangeScope } from './ownWrites';
 
@@ -136,7 +136,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
   private async assertRootIsFolder(): Promise<void> {
     if (this.root.scheme === 'file') {
       const stat = fs.lstatSync(this.root.fsPath, { throwIfNoEntry: false });
-      if (stat?.isSymbolicLink()) throw new FsError('NoPermissions', 'the memory folder is a symbolic link');
+      if (stat?.isSymbolicLink()) throw new FsError('NoPermissions', LINKED_ROOT);
       return;
     }
     let type: vscode.FileType;
@@ -145,7 +145,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
     } catch {
       return; // Not there yet: createDirectory makes it.
     }
-    if (type & vscode.FileType.SymbolicLink) throw new FsError('NoPermissions', 'the memory folder is a symbolic link');
+    if (type & vscode.FileType.SymbolicLink) throw new FsError('NoPermissions', LINKED_ROOT);
   }
 
   private assertWritable(): void {

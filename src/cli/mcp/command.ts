@@ -1,6 +1,6 @@
 /** `claude-memory mcp`: the workspace memory as an MCP server on stdin/stdout. */
 import { CLI_NAME, PACKAGE_NAME, readVersion, startCommand } from '../args';
-import { oneLine, parseStoreCommandArgs, STORE_OPTIONS_HELP, type CliIo } from '../exec';
+import { oneLine, parseStoreCommandArgs, STORE_OPTIONS_HELP, storeProblem, type CliIo } from '../exec';
 import { LineTransport } from './lineTransport';
 import { createMemoryServer } from './memoryServer';
 import { openCliStore } from './openStore';
@@ -38,7 +38,7 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
   try {
     store = await openCliStore(workspace, { ...args.engineOptions, onInternalError });
   } catch (e) {
-    log(`cannot use the memory store in ${workspace}: ${oneLine(e)}`);
+    log(`cannot use the memory store in ${workspace}: ${storeProblem(e)}`);
     return 1;
   }
   const memory = createMemoryServer({ name: PACKAGE_NAME, version: readVersion(), engine: store.engine, fs: store.fs, onInternalError, redactSecrets: store.engine.options.redactSecrets });

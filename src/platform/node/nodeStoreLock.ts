@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants as FS, fstatSync, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FsError } from '../../core/memory/fileSystem';
+import { FsError, LINKED_ROOT } from '../../core/memory/fileSystem';
 import { META_FOLDER } from '../../core/memory/paths';
 import { StoreLockBusyError, type HeldStoreLock, type StoreLock } from '../../core/memory/storeLock';
 import { toFsError } from './fsErrors';
@@ -237,12 +237,12 @@ export class NodeStoreLock implements StoreLock {
     if (this.prepared) return;
     try {
       const root = lstatSync(this.storeDir, { throwIfNoEntry: false });
-      if (root?.isSymbolicLink()) throw new FsError('NoPermissions', 'the memory folder is a symbolic link');
+      if (root?.isSymbolicLink()) throw new FsError('NoPermissions', LINKED_ROOT);
       if (root !== undefined && !root.isDirectory()) throw new FsError('NoPermissions', 'the memory folder is not a folder');
       if (root === undefined) {
         mkdirSync(this.storeDir, { recursive: true, mode: 0o700 });
         // Made meanwhile by someone else, as a link: mkdir -p would not have said so.
-        if (!lstatSync(this.storeDir).isDirectory()) throw new FsError('NoPermissions', 'the memory folder is a symbolic link');
+        if (!lstatSync(this.storeDir).isDirectory()) throw new FsError('NoPermissions', LINKED_ROOT);
       }
       try {
         mkdirSync(this.metaDir, { mode: 0o700 });

@@ -16,7 +16,7 @@
  */
 import * as path from 'node:path';
 import { lstatSync, type Stats } from 'node:fs';
-import { FileType, invalidStorePathReason, type FileStat } from '../../core/memory/fileSystem';
+import { FileType, invalidStorePathReason, LINKED_ROOT, type FileStat } from '../../core/memory/fileSystem';
 import { refused, toFsError } from './fsErrors';
 import { meta, toFileStat } from './fsCalls';
 import { isWithin } from './storePaths';
@@ -150,7 +150,7 @@ export class StoreConfinement {
   resolvedRoot(): string {
     if (!this.folders?.has('')) {
       const stat = meta.lstat(this.root);
-      if (stat.isSymbolicLink()) throw refused('open', '', 'the memory folder is a symbolic link');
+      if (stat.isSymbolicLink()) throw refused('open', '', LINKED_ROOT);
       if (this.folders !== undefined && stat.isDirectory()) this.folders.set('', toFileStat(stat, 0));
     }
     this.realRoot ??= meta.realpath(this.root);

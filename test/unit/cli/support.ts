@@ -35,10 +35,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `node <cli> ...args` in `cwd` with `stdin` (empty by default) and collects its output. */
-export function runCliProcess(cli: string, args: string[], cwd: string, stdin = ''): Promise<CliRun> {
+/** Runs `node <cli> ...args` in `cwd` with `stdin` (empty by default) and `env` (default: this process's) and collects its output. */
+export function runCliProcess(cli: string, args: string[], cwd: string, stdin = '', env?: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
