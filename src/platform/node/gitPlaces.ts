@@ -46,38 +46,28 @@ export interface GitPlaces {
  * lead to anywhere. `gitConfig`: whether to ask git for configuration origins
  * (false in tests that count processes, or when git is missing).
  */
-export function findGitPlaces(root: string, options: { git?: string; gitConfig?: boolean; env?: NodeJS.ProcessEnv; extraGitDirs?: readonly string[] } = {}): GitPlaces {
+export function findGitPlaces(
+  root: string,
+  options: { git?: string; gitConfig?: boolean; env?: NodeJS.ProcessEnv; extraGitDirs?: readonly string[]; /** Tests: how old a change must be before its answers are kept (default 2 s). */ racyMs?: number } = {},
+): GitPlaces {
   const places: GitPlaces = { gitDirs: new Map(), gitFiles: new Map(), programs: new Set(), complete: true };
   const realRoot = realOrUndefined(root);
   if (realRoot === undefined) return places;
   const queue: string[] = [realRoot];
-  let visited = 0;
-  while (queue.length > 0) {
-    const dir = queue.shift()!;
-    if (++visited > MAX_FOLDERS) {
+  for (let next = 0; next < queue.length; next++) {
+    if (next >= MAX_FOLDERS) {
       places.complete = false;
       break;
     }
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      continue;
-    }
-    // A folder holding HEAD, objects/ and refs/ is a bare repository to git.
-    const names = new Set(entries.map((e) => e.name.toLowerCase()));
-    if (dir !== realRoot && names.has('head') && names.has('objects') && names.has('refs')) {
+    const dir = queue[next];
+    const listing = listingOf(dir, options.racyMs ?? RACY_MS);
+    if (listing === undefined) continue;
+    if (dir !== realRoot && listing.bare) {
       addGitDir(places, dir, undefined);
       continue;
     }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.name.toLowerCase() === '.git') {
-        recordDotGit(places, full, dir);
-        continue;
-      }
-      if (entry.isDirectory() && !SKIPPED_FOLDERS.has(entry.name)) queue.push(full);
-    }
+    if (listing.dotGit !== undefined) recordDotGit(places, path.join(dir, listing.dotGit), dir);
+    for (const name of listing.subdirs) queue.push(path.join(dir, name));
   }
   for (const dir of options.extraGitDirs ?? []) addGitDir(places, dir, undefined);
   // What the git directories lead to: their common directories, submodules and linked worktrees.
@@ -93,10 +83,64 @@ export function findGitPlaces(root: string, options: { git?: string; gitConfig?:
         places.complete = false;
         break;
       }
-      for (const p of configPlaces(gitDir, options.git ?? 'git', options.env)) places.programs.add(p);
+      for (const p of configPlacesCached(gitDir, options.git ?? 'git', options.env, options.racyMs ?? RACY_MS)) places.programs.add(p);
     }
   }
   return places;
+}
+
+/** What a walk needs of one folder: its subfolders to enter, its `.git` entry, whether it is a bare repository. */
+interface Listing {
+  stamp: string;
+  subdirs: string[];
+  dotGit?: string;
+  bare: boolean;
+}
+
+/**
+ * Folder listings of earlier walks, by real path, reused while the folder's inode, mtime and
+ * ctime are unchanged (an entry added, removed or renamed changes them), so a walk before and
+ * after every command reads only the folders that changed. A folder changed within the last
+ * two seconds is not kept: another change in the same tick of a coarse clock would not show.
+ */
+const listings = new Map<string, Listing>();
+const RACY_MS = 2000;
+const MAX_LISTINGS = 200_000;
+
+function listingOf(dir: string, racyMs: number): Listing | undefined {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isDirectory()) return undefined;
+  const stamp = `${stat.dev}:${stat.ino}:${stat.mtimeMs}:${stat.ctimeMs}`;
+  const known = listings.get(dir);
+  if (known?.stamp === stamp) return known;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  // A folder holding HEAD, objects/ and refs/ is a bare repository to git.
+  const names = new Set(entries.map((e) => e.name.toLowerCase()));
+  const listing: Listing = {
+    stamp,
+    subdirs: entries.filter((e) => e.isDirectory() && e.name.toLowerCase() !== '.git' && !SKIPPED_FOLDERS.has(e.name)).map((e) => e.name),
+    dotGit: entries.find((e) => e.name.toLowerCase() === '.git')?.name,
+    bare: names.has('head') && names.has('objects') && names.has('refs'),
+  };
+  if (listings.size > MAX_LISTINGS) listings.clear();
+  if (isSettled(stat, racyMs)) listings.set(dir, listing);
+  else listings.delete(dir);
+  return listing;
+}
+
+function isSettled(stat: fs.Stats, racyMs: number): boolean {
+  const now = Date.now();
+  return now - stat.mtimeMs > racyMs && now - stat.ctimeMs > racyMs;
 }
 
 /** The protected entries of one git directory (GIT_DIR_PROTECTED), as paths. */
@@ -201,6 +245,52 @@ function worktreeOf(gitDir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * configPlaces' answers, kept while none of the files they came from (and none of the places a
+ * configuration file could appear: the git directory's own, the global and system ones, the
+ * include targets) changed, by inode, size and time; one changed within two seconds is asked again.
+ */
+const configAnswers = new Map<string, { files: string[]; stamps: string; places: string[] }>();
+
+function configPlacesCached(gitDir: GitDirectory, git: string, env: NodeJS.ProcessEnv | undefined, racyMs: number): string[] {
+  const home = (env ?? process.env).HOME ?? '';
+  const key = [gitDir.dir, gitDir.workTree ?? '', home, git].join('\0');
+  const known = configAnswers.get(key);
+  if (known !== undefined && stampsOf(known.files, racyMs).stamps === known.stamps) return known.places;
+  const places = configPlaces(gitDir, git, env);
+  const xdg = (env ?? process.env).XDG_CONFIG_HOME;
+  const files = [
+    ...new Set([
+      ...places,
+      ...GIT_DIR_PROTECTED.filter((n) => n.startsWith('config') || n === 'commondir').map((n) => path.join(gitDir.dir, n)),
+      path.join(home, '.gitconfig'),
+      path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(home, '.config'), 'git', 'config'),
+      '/etc/gitconfig',
+    ]),
+  ];
+  const { stamps, settled } = stampsOf(files, racyMs);
+  if (configAnswers.size > MAX_GIT_DIRS * 10) configAnswers.clear();
+  if (settled) configAnswers.set(key, { files, stamps, places });
+  else configAnswers.delete(key);
+  return places;
+}
+
+function stampsOf(files: readonly string[], racyMs: number): { stamps: string; settled: boolean } {
+  let settled = true;
+  const stamps = files
+    .map((f) => {
+      try {
+        const stat = fs.statSync(f);
+        if (!isSettled(stat, racyMs)) settled = false;
+        return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
+  return { stamps, settled };
 }
 
 /**

@@ -5,10 +5,12 @@
  * configuration keys a new repository may keep.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runtimeWords, withOwnMounts } from '../../../src/platform/node/commandSandbox';
+import { findGitPlaces } from '../../../src/platform/node/gitPlaces';
 import { isSafeConfigKey } from '../../../src/platform/node/sandboxCheck';
 import { bwrapArgs, planBoundary } from '../../../src/platform/node/sandboxPlan';
 
@@ -96,4 +98,21 @@ describe('sandbox boundary plan', () => {
       assert.equal(isSafeConfigKey(key), false, key);
     }
   });
+
+  it('a walk that reuses earlier listings still finds a repository made deep in an old folder, and git\'s answers are asked again when a config file changes', () => {
+    const ws = path.join(base, 'ws');
+    fs.mkdirSync(path.join(ws, 'a', 'b', 'c'), { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: ws });
+    const find = () => findGitPlaces(ws, { racyMs: 0 });
+    const first = find();
+    assert.deepEqual([...first.gitDirs.keys()], [path.join(ws, '.git')]);
+    // Made in a folder the last walk listed: that folder's mtime moved.
+    execFileSync('git', ['init', '-q'], { cwd: path.join(ws, 'a', 'b') });
+    assert.ok(find().gitDirs.has(path.join(ws, 'a', 'b', '.git')), 'the new nested repository was not found');
+    // A configuration change git would act on (an include file) is seen at once, though git was asked before.
+    assert.equal([...find().programs].some((p) => p.endsWith('shared.gitconfig')), false);
+    execFileSync('git', ['config', 'include.path', '../shared.gitconfig'], { cwd: ws });
+    assert.ok([...find().programs].includes(path.join(ws, 'shared.gitconfig')), 'the include target was not seen');
+  });
 });
+
