@@ -53,9 +53,11 @@ Options:
       --no-sandbox      Run commands without the OS sandbox. Sandboxed (the default where
                         bubblewrap and socat are installed on Linux, always on macOS), a command
                         allowed only as read-only writes nothing, an allowed one writes only DIR
-                        (never .git/hooks, .git/config, .vscode, .husky, .envrc, the memory folder)
-                        and its TMPDIR, reads no credentials (~/.ssh, ~/.aws, …), sees no API key,
-                        and everything it started ends with it.
+                        and its TMPDIR (never git's configuration and hooks, .vscode, .husky,
+                        .envrc, .npmrc, CI settings, the memory folder: what it makes there is
+                        moved out when it ends), reads no credentials (~/.ssh, ~/.aws, ~/.npmrc,
+                        shell histories, …), sees no API key, and everything it started ends with
+                        it.
       --command-timeout SECONDS  Stop a command after this long (default: ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}).
       --json            Write every agent event as one JSON line to stdout.
       --no-guards       Turn off the checklist guards (see above).
