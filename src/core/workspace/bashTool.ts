@@ -225,7 +225,10 @@ export class BashTool implements AgentTool {
               ? `[exit code ${result.exitCode ?? 'unknown'}]`
               : undefined;
     const body = output === '' ? '(no output)' : output.replace(/\n$/, '');
-    const notes = [note, undoneNote(result.undone)].filter((n): n is string => n !== undefined);
+    const undone = undoneNote(result.undone);
+    // The user sees it on the card too: what they made at that moment may be among it.
+    if (undone !== undefined) context.onOutput(`\n${undone}\n`);
+    const notes = [note, undone].filter((n): n is string => n !== undefined);
     return {
       is_error: result.ended !== undefined,
       content: notes.length === 0 ? body : `${body}\n${notes.join('\n')}`,
@@ -239,7 +242,7 @@ export function undoneNote(undone: readonly string[] | undefined): string | unde
   if (undone === undefined || undone.length === 0) return undefined;
   const shown = undone.length > 12 ? [...undone.slice(0, 12), `and ${undone.length - 12} more`] : undone;
   return (
-    `[The sandbox moved what this command made in protected places out of the folder (the user can find it in the quarantine): ${shown.join(', ')}. ` +
+    `[The sandbox moved what this command made in protected places out of the folder (to a quarantine the log names): ${shown.join(', ')}. ` +
     "Commands may not write where code runs by itself (git's configuration and hooks, editor, hook-manager, package-manager and CI settings); to change such a place, use the text editor, which asks the user.]"
   );
 }

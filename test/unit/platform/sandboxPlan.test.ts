@@ -57,6 +57,17 @@ describe('sandbox boundary plan', () => {
     assert.deepEqual(args.slice(args.indexOf(shells) - 1, args.indexOf(shells) + 3), ['--tmpfs', shells, '--ro-bind', shell]);
   });
 
+  it('a workspace that is the home folder protects its start-up files, credential places and PATH folders too', () => {
+    const { shells, shell } = layout();
+    const home = path.join(base, 'userhome');
+    fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.bashrc'), '# mine\n');
+    const boundary = planBoundary({ workspace: home, access: 'workspace', shellDir: shell, tmpDir: path.join(shell, 'tmp'), shellsRoot: shells, readOnly: [], home, pathEnv: `${path.join(home, '.local', 'bin')}:/usr/bin`, gitConfig: false });
+    assert.ok(boundary.readOnlyBinds.includes(path.join(home, '.bashrc')));
+    assert.ok(boundary.readOnlyBinds.includes(path.join(home, '.local')));
+    for (const absent of ['.zshrc', '.aws', '.gitconfig', '.config', '.ssh']) assert.equal(boundary.snapshot?.watched.get(path.join(home, absent))?.kind, 'absent', absent);
+  });
+
   it('with read-only access nothing is writable and nothing is watched', () => {
     const { ws, home, shells, shell } = layout();
     const boundary = planBoundary({ workspace: ws, access: 'read-only', shellDir: shell, tmpDir: path.join(shell, 'tmp'), shellsRoot: shells, readOnly: [], home, gitConfig: false });
