@@ -118,9 +118,10 @@ function rowOf(row: SummaryRow, view: ChangeSummaryView, host: ChangeSummaryHost
   const li = element('li', `cs-row cs-${row.change}`, undefined, { 'data-kind': row.kind, 'data-path': row.path });
   const what = row.change === 'created' ? 'created' : row.change === 'deleted' ? 'deleted' : 'changed';
   const post = (action: 'diff' | 'keep' | 'undo') => host.post({ type: 'summary', action, kind: row.kind, path: row.path });
-  const open = element('button', 'cs-name', undefined, { type: 'button', title: `${shown} (${what}): open the diff`, 'aria-label': `Open the diff of ${shown} (${what})` });
+  // The name says what the row shows, name then folder (WCAG 2.5.3: the visible text is in the name).
+  const open = element('button', 'cs-name', undefined, { type: 'button', title: `${shown} (${what}): open the diff`, 'aria-label': `Open the diff of ${name}${dir !== '' ? ` ${dir}` : ''} (${what})` });
   open.append(icon(row.kind === 'memory' ? 'book' : row.change === 'created' ? 'new-file' : row.change === 'deleted' ? 'trash' : 'file'), element('span', 'cs-file', name));
-  if (dir !== '') open.append(element('span', 'cs-dir', dir));
+  if (dir !== '') open.append(document.createTextNode(' '), element('span', 'cs-dir', dir));
   open.addEventListener('click', () => post('diff'));
   li.append(open);
   const size = row.binary ? element('span', 'cs-size', 'binary') : element('span', 'cs-size', undefined, { title: `${row.added} line(s) added, ${row.removed} removed` });

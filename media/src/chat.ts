@@ -24,7 +24,7 @@ import {
   type ChatStatus,
   type ExtensionToWebview,
 } from '../../src/features/chat/shared/protocol';
-import { focusWaitingCard, updateTypingHint, waitingCard } from './approvalFocus';
+import { composerEnter, isArmed, noticeWaitingCards, updateTypingHint, waitingCard } from './approvalFocus';
 import { drawChanges, SUMMARY_FOLDED } from './changeSummary';
 import { holdAnchor, nearEnd } from './following';
 import { redrawFollowUps } from './followUps';
@@ -67,8 +67,9 @@ let focusRequested = false;
 
 const callbacks: EntryCallbacks = {
   card: (message) => {
-    // Deny sends what the composer holds as the reason, to Claude with the denial.
-    if (message.type === 'approve' && message.decision === 'deny' && input.value.trim() !== '') {
+    // Deny sends what the composer holds as the reason, to Claude with the denial (a host
+    // request has nobody to tell: the text stays in the composer).
+    if (message.type === 'approve' && message.decision === 'deny' && message.host === undefined && input.value.trim() !== '') {
       vscode.postMessage({ ...message, reason: input.value.trim().slice(0, 4000) });
       input.value = '';
       saveNow();
@@ -223,8 +224,8 @@ function flush(): void {
     let box = card.querySelector<HTMLElement>('.tool-output');
     if (!box) {
       box = outputView('')[0];
-      // Where the card draws it: under the approval's answer, else under the header.
-      (card.querySelector(':scope > .tool-approval') ?? card.querySelector(':scope > .tool-head'))?.after(box);
+      // Where the card draws it: under the approval's answer and the host requests, else under the header.
+      (card.querySelector(':scope > .tool-network') ?? card.querySelector(':scope > .tool-approval') ?? card.querySelector(':scope > .tool-head'))?.after(box);
     }
     setOutputText(box, entry.output ?? '');
   }
@@ -273,7 +274,7 @@ function afterChange(): void {
   }
   if (view.follow) transcriptEl.scrollTop = transcriptEl.scrollHeight;
   jumpButton.hidden = view.follow || nearEnd();
-  focusWaitingCard();
+  noticeWaitingCards();
 }
 
 jumpButton.addEventListener('click', () => {
@@ -358,12 +359,15 @@ form.addEventListener('submit', (event) => {
 input.addEventListener('keydown', (event) => {
   if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
     event.preventDefault();
-    send();
+    // With a card waiting (and armed), Enter with text is Deny with that text as the reason.
+    if (!composerEnter()) send();
   } else if (event.key === 'Escape' && waitingCard()) {
-    // Escape in the composer while a card waits: deny it, with the typed text as the reason.
+    // Escape in the composer while a card waits: deny it, with the typed text as the reason;
+    // never in its first second (the key was not meant for it), and never Stop either.
     event.preventDefault();
     event.stopPropagation();
-    waitingCard()?.querySelector<HTMLButtonElement>('button[data-action="deny"], button[data-action="reject"]')?.click();
+    const card = waitingCard();
+    if (card && isArmed(card)) card.querySelector<HTMLButtonElement>('button[data-action="deny"], button[data-action="reject"]')?.click();
   }
 });
 

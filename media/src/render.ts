@@ -5,7 +5,10 @@
  */
 import type { ChatEntry, CodeAction, ErrorAction, FollowUpAction, NoticeAction, WebviewToExtension } from '../../src/features/chat/shared/protocol';
 
-export type CardMessage = Extract<WebviewToExtension, { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' | 'rewind' }>;
+export type CardMessage = Extract<
+  WebviewToExtension,
+  { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' | 'rewind' | 'sandboxSetting' | 'allowHost' }
+>;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';
 import { followUpBar } from './followUps';

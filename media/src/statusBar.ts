@@ -91,16 +91,35 @@ function buttonRow(callbacks: Pick<EntryCallbacks, 'action'>): HTMLElement {
 
 export function drawAttachments(list: readonly ChatAttachment[]): void {
   attachmentsEl.hidden = list.length === 0;
-  attachmentsEl.replaceChildren(
-    ...list.map((a) => {
-      const chip = element('span', a.current ? 'chip current' : 'chip', undefined, { title: a.current ? `${a.detail} (the active editor's; sent with your message)` : a.detail });
-      const remove = element('button', 'icon-button chip-remove', undefined, { type: 'button', 'aria-label': `Remove ${a.label}`, title: 'Remove' });
-      remove.append(icon('close'));
-      remove.addEventListener('click', () => vscode.postMessage({ type: 'removeAttachment', id: a.id }));
-      chip.append(icon(a.current ? 'eye' : 'file'), element('span', 'chip-label', a.label), remove);
-      return chip;
-    }),
-  );
+  attachmentsEl.replaceChildren(...list.map((a) => (a.current ? currentChip(a) : addedChip(a))));
+}
+
+/** A file or selection the user added: removable. */
+function addedChip(a: ChatAttachment): HTMLElement {
+  const chip = element('span', 'chip', undefined, { title: a.detail });
+  const remove = element('button', 'icon-button chip-remove', undefined, { type: 'button', 'aria-label': `Remove ${a.label}`, title: 'Remove' });
+  remove.append(icon('close'));
+  remove.addEventListener('click', () => vscode.postMessage({ type: 'removeAttachment', id: a.id }));
+  chip.append(icon('file'), element('span', 'chip-label', a.label), remove);
+  return chip;
+}
+
+/**
+ * The active editor's file: implicit (dashed, "current file"), and a toggle: one click turns it
+ * off (shown struck through, not sent), another back on.
+ */
+function currentChip(a: ChatAttachment): HTMLElement {
+  const on = a.off !== true;
+  const chip = element('button', `chip current${on ? '' : ' off'}`, undefined, {
+    type: 'button',
+    'aria-pressed': String(on),
+    'data-action': 'toggle-current',
+    'aria-label': `${a.label}, the current file: ${on ? 'sent with your message' : 'not sent'}. Toggle.`,
+    title: on ? `${a.detail}: the active editor's file, sent with your message. Click to leave it out.` : `${a.detail}: left out. Click to send it with your message.`,
+  });
+  chip.append(icon(on ? 'eye' : 'eye-closed'), element('span', 'chip-label', a.label), element('span', 'chip-kind', on ? 'current file' : 'current file · off'));
+  chip.addEventListener('click', () => vscode.postMessage({ type: 'toggleAttachment', id: a.id }));
+  return chip;
 }
 
 const BANNER_ACTIONS: Record<DisabledAction, { icon: string; text: string }> = {

@@ -1,7 +1,7 @@
 /** A tool call's card: its header and status, file link, output box, edit and history bars. */
 import type { ChatEntry, ToolChange, ToolEdit, ToolFile, ToolStatus } from '../../src/features/chat/shared/protocol';
 import { OUTPUT_TAIL_LINES, commandOutcome, outputLineCount, rangeLabel, splitPath, type CommandOutcome } from '../../src/features/chat/shared/cardText';
-import { approvalView } from './cardApproval';
+import { approvalView, networkView } from './cardApproval';
 import { cardLink } from './cardButtons';
 import { changeSize, toolBody } from './cardChange';
 import { element, icon } from './dom';
@@ -61,6 +61,8 @@ export function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks:
     head.append(element('span', 'tool-path', '/memories'));
   }
 
+  // Next to the command, for as long as the card is there: it ran (or would run) with the user's rights.
+  if (entry.unsandboxed) head.append(element('span', 'tool-chip chip-unsandboxed', 'unsandboxed', { title: 'This command runs without the OS sandbox: it can write anywhere you can and reach the network.' }));
   if (outcome?.label) head.append(element('span', 'tool-exit', outcome.label, { title: `The command ${outcome.description}.` }));
   const mark = element('span', `tool-status status-${entry.status}`, undefined, { title: outcome ? `${status.text}: ${outcome.description}` : status.text, role: 'img', 'aria-label': statusText });
   mark.append(icon(status.icon));
@@ -68,6 +70,7 @@ export function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks:
   card.append(head);
 
   if (entry.approval) card.append(approvalView(entry.id, entry.approval, callbacks));
+  if (entry.network && entry.network.length > 0) card.append(networkView(entry.id, entry.network, callbacks));
   if (entry.output !== undefined) card.append(...outputView(entry.output, entry.status === 'running' ? undefined : { id: entry.id, callbacks }));
   else if (entry.foldedOutput !== undefined) {
     // An old card's output is not sent with the conversation: one click brings it.
@@ -152,7 +155,10 @@ export function setOutputText(box: HTMLElement, text: string): void {
 function fileLink(id: string, file: ToolFile, callbacks: EntryCallbacks): HTMLElement {
   const range = rangeLabel(file.range);
   const where = `${file.path}${range ? `, lines ${range}` : ''}`;
-  const link = namedPath(file.path, range, 'button', { type: 'button', title: `Open ${where}`, 'aria-label': `Open ${where}`, 'data-action': 'open-file' });
+  // Its name holds the text it shows, name then folder (WCAG 2.5.3); the full path is on hover.
+  const { name, folder } = splitPath(file.path);
+  const shown = `${range ? `${name}:${range}` : name}${folder ? ` ${folder}` : ''}`;
+  const link = namedPath(file.path, range, 'button', { type: 'button', title: `Open ${where}`, 'aria-label': `Open ${shown}`, 'data-action': 'open-file' });
   link.classList.add('link');
   link.addEventListener('click', () => callbacks.card({ type: 'openFile', entryId: id }));
   return link;
@@ -162,7 +168,7 @@ function namedPath<K extends 'span' | 'button'>(path: string, range: string | un
   const { name, folder } = splitPath(path);
   const el = element(tag, 'tool-path tool-file', undefined, { title: path, ...attributes });
   el.append(element('span', 'file-name', range ? `${name}:${range}` : name));
-  if (folder) el.append(element('span', 'file-folder', folder));
+  if (folder) el.append(document.createTextNode(' '), element('span', 'file-folder', folder));
   return el;
 }
 

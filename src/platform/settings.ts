@@ -21,7 +21,8 @@ export * from './settingsParse';
  * The `claudeMemory.*` configuration section. `Settings` reads it for the window (typed, validated,
  * every value through SETTING_TRUST). The user-only lists are read from the user's settings by
  * their own code: `sandboxSettings` below and `commandRules` in platform/workspaceTools.ts; that
- * file and features/chat/manageCommandRules.ts also write the user's `sandbox.allowedDomains`.
+ * file also writes them (the user's `commands.allow`/`deny` and `sandbox.allowedDomains`), for the
+ * cards and Manage Command Rules (features/chat/manageCommandRules.ts).
  */
 export const SETTINGS_SECTION = 'claudeMemory';
 

@@ -11,7 +11,7 @@
  *   which only an "Always allow" click writes: nothing a cloned repository controls.
  */
 import * as vscode from 'vscode';
-import { answerOf, type AgentTool, type ToolApprover } from '../core/agent/tools';
+import { answerOf, type AgentTool, type ToolApprover, type Unsandboxed } from '../core/agent/tools';
 import { buildSystemPrompt, isoDate, osName } from '../core/agent/systemPrompt';
 import { BashTool, type ShellSession } from '../core/workspace/bashTool';
 import type { CommandRules } from '../core/workspace/commandRules';
@@ -51,6 +51,10 @@ export interface WorkspaceTools extends vscode.Disposable {
   readonly systemPrompt: string;
   /** "Allow sandboxed commands in this chat": later commands run without asking while sandboxed. */
   allowSandboxedCommands(): void;
+  /** Whether this chat's "Allow sandboxed commands" grant is on (Manage Command Rules lists it). */
+  sandboxedCommandsAllowed(): boolean;
+  /** Takes this chat's grant back: later commands ask again. */
+  revokeSandboxedCommands(): void;
 }
 
 export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceTools {
@@ -75,17 +79,17 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
   // Decided once per chat, when its first command needs to know (the card's offer, auto-allow) or
   // its shell starts, whichever comes first; a new chat decides again (the setting, the OS).
   let sandbox: SandboxPolicy | undefined;
-  let unsandboxedWhy: string | undefined;
+  let unsandboxed: Unsandboxed | undefined;
   let decided = false;
   const decideSandbox = (): void => {
     if (decided) return;
     decided = true;
-    unsandboxedWhy = sandboxSettings().mode === 'off' ? 'the sandbox is off (claudeMemory.sandbox)' : sandboxUnavailableReason();
+    unsandboxed = sandboxSettings().mode === 'off' ? { mode: 'off' } : unavailable(sandboxUnavailableReason());
     sandbox =
-      unsandboxedWhy === undefined
+      unsandboxed === undefined
         ? { workspace: folder.uri.fsPath, memoryFolder: path.join(folder.uri.fsPath, settings().memoryFolder), allowedDomains: () => sandboxSettings().allowedDomains }
         : undefined;
-    if (unsandboxedWhy) log.warn(`[bash] commands run unsandboxed: ${unsandboxedWhy}`);
+    if (unsandboxed) log.warn(`[bash] commands run unsandboxed: ${unsandboxed.mode === 'off' ? 'the sandbox is off (claudeMemory.sandbox)' : unsandboxed.why}`);
   };
   const startShell = (): ShellSession => {
     decideSandbox();
@@ -106,19 +110,21 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
       return sandbox !== undefined;
     },
     autoAllow: () => autoAllowThisChat || sandboxSettings().autoAllow,
+    unsandboxed: () => {
+      decideSandbox();
+      return unsandboxed;
+    },
     get unsandboxedNotice() {
-      return unsandboxedWhy === undefined
-        ? undefined
-        : `Commands run unsandboxed: ${unsandboxedWhy}. They can write anywhere you can and reach the network; to sandbox them, ${SANDBOX_INSTALL_HINT}.`;
+      if (unsandboxed === undefined) return undefined;
+      // The advice fits the cause: a user who turned the sandbox off is not told to install it.
+      return unsandboxed.mode === 'off'
+        ? 'Commands run unsandboxed: the sandbox is off (claudeMemory.sandbox). They can write anywhere you can and reach the network; turn the setting on to sandbox them.'
+        : `Commands run unsandboxed: ${unsandboxed.why}. They can write anywhere you can and reach the network${unsandboxed.help ? `; to sandbox them, ${unsandboxed.help}` : ''}.`;
     },
     askNetwork: async (request, signal) => {
       const { decision } = answerOf(await approver.ask({ kind: 'network', ...request }, signal));
       if (decision === 'always') {
-        // Added to the user's own list (the only one read): a workspace value could not widen it.
-        const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-        const raw = config.inspect<unknown>('sandbox.allowedDomains')?.globalValue;
-        const known = Array.isArray(raw) ? raw : [];
-        if (!known.includes(request.host)) await config.update('sandbox.allowedDomains', [...known, request.host], vscode.ConfigurationTarget.Global);
+        await allowDomainForCommands(request.host);
         log.info(`[bash] always allowed the host ${request.host}`);
       }
       return decision;
@@ -131,8 +137,7 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
     rules: () => commandRules(memento),
     approver,
     remember: (prefixes) => {
-      const known = alwaysAllowed(memento);
-      void memento.update(STATE_KEYS.alwaysAllowedCommands, [...new Set([...known, ...prefixes])]);
+      void setAlwaysAllowed(memento, [...alwaysAllowed(memento), ...prefixes]);
       log.info(`[bash] always allowed in this workspace: ${prefixes.join(', ')}`);
     },
     timeoutMs: () => settings().commandTimeoutSeconds * 1000,
@@ -153,7 +158,30 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
     allowSandboxedCommands: () => {
       autoAllowThisChat = true;
     },
+    sandboxedCommandsAllowed: () => autoAllowThisChat,
+    revokeSandboxedCommands: () => {
+      autoAllowThisChat = false;
+    },
   };
+}
+
+/** Why no sandbox runs here (sandboxUnavailableReason's sentence), with how to get one where that can be installed. */
+function unavailable(why: string | undefined): Unsandboxed | undefined {
+  if (why === undefined) return undefined;
+  // Only where bubblewrap is what is missing: another platform has nothing to install.
+  const installable = process.platform === 'linux' && !/namespace/.test(why);
+  return { mode: 'unavailable', why, ...(installable ? { help: SANDBOX_INSTALL_HINT } : {}) };
+}
+
+/**
+ * Adds `host` to the domains sandboxed commands may reach, in the user's own settings (the only
+ * list read): a workspace value could not widen it. Nothing happens when it is there already.
+ */
+export async function allowDomainForCommands(host: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  const raw = config.inspect<unknown>('sandbox.allowedDomains')?.globalValue;
+  const known = Array.isArray(raw) ? raw : [];
+  if (!known.includes(host)) await config.update('sandbox.allowedDomains', [...known, host], vscode.ConfigurationTarget.Global);
 }
 
 /** The folder as the model sees it: its name and absolute `/`-separated path. */
@@ -167,15 +195,34 @@ export function folderInfo(folder: vscode.WorkspaceFolder, memoryFolder: string)
  * allow" remembered for this workspace.
  */
 export function commandRules(memento: vscode.Memento): CommandRules {
-  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
-  return {
-    allow: [...strings(config.inspect<unknown>('commands.allow')?.globalValue), ...alwaysAllowed(memento)],
-    deny: strings(config.inspect<unknown>('commands.deny')?.globalValue),
-  };
+  const user = userCommandRules();
+  return { allow: [...user.allow, ...alwaysAllowed(memento)], deny: user.deny };
 }
 
-function alwaysAllowed(memento: vscode.Memento): string[] {
+/** The allow and deny rules of the user's own settings (`commands.allow`, `commands.deny`). */
+export function userCommandRules(): { allow: string[]; deny: string[] } {
+  const config = vscode.workspace.getConfiguration(SETTINGS_SECTION);
+  return { allow: strings(config.inspect<unknown>('commands.allow')?.globalValue), deny: strings(config.inspect<unknown>('commands.deny')?.globalValue) };
+}
+
+/** Replaces the user settings' `commands.allow` or `commands.deny` (Manage Command Rules). */
+export async function setUserCommandRules(list: 'allow' | 'deny', rules: readonly string[]): Promise<void> {
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update(`commands.${list}`, [...rules], vscode.ConfigurationTarget.Global);
+}
+
+/** What "Always allow" remembered for this workspace. */
+export function alwaysAllowed(memento: vscode.Memento): string[] {
   return strings(memento.get<unknown>(STATE_KEYS.alwaysAllowedCommands));
+}
+
+/** Replaces what "Always allow" remembered for this workspace (Manage Command Rules). */
+export async function setAlwaysAllowed(memento: vscode.Memento, rules: readonly string[]): Promise<void> {
+  await memento.update(STATE_KEYS.alwaysAllowedCommands, [...new Set(rules)]);
+}
+
+/** Replaces the user settings' `sandbox.allowedDomains` (Manage Command Rules). */
+export async function setAllowedDomains(domains: readonly string[]): Promise<void> {
+  await vscode.workspace.getConfiguration(SETTINGS_SECTION).update('sandbox.allowedDomains', [...domains], vscode.ConfigurationTarget.Global);
 }
 
 function strings(value: unknown): string[] {

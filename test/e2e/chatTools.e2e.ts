@@ -10,9 +10,10 @@ import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
 import {
-  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, notifications, runCommand, screenshot, screenshotsDir, switchTheme, treeRow, sendFromComposer, until, untilChat, webviewFrame,
+  LaunchedWorkbench, UI_TIMEOUT, activityBarItem, again, chooseContextMenuItem, focusView, notifications, runCommand, screenshot, screenshotsDir, setSideBarWidth, switchTheme, treeRow, sendFromComposer, until, untilChat, webviewFrame,
 } from './support';
 import { chatSuite } from './support/chatSuite';
+import { shootSideBarDarkAndHc } from './support/themes';
 
 const OLD = 'const todos = [];';
 const NEW = 'const todos = []; // the list of todos';
@@ -36,21 +37,8 @@ suite('chat workspace tools (e2e)', function () {
     todoFile = path.join(s.workspace, 'src', 'todo.js');
   });
 
-  /**
-   * The chat's cards as they are now, in dark and High Contrast too (`<name>-dark.png`,
-   * `<name>-hc.png`: the side bar), then back to light. The light shot is the caller's.
-   */
-  const shootDarkAndHc = async (name: string): Promise<void> => {
-    const { page } = wb;
-    for (const [theme, suffix, kind] of [['Dark Modern', 'dark', 'vscode-dark'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']] as const) {
-      await again(() => switchTheme(page, theme));
-      // The webview takes the theme a moment after the workbench.
-      await chat.locator(`body.${kind}`).waitFor({ timeout: UI_TIMEOUT });
-      await page.screenshot({ path: path.join(screenshotsDir, `${name}-${suffix}.png`), clip: (await page.locator('.part.sidebar').boundingBox())! });
-    }
-    await again(() => switchTheme(page, 'Light Modern'));
-    await chat.locator('body.vscode-light').waitFor({ timeout: UI_TIMEOUT });
-  };
+  /** The chat's cards as they are now, in dark and High Contrast too (the light shot is the caller's). */
+  const shootDarkAndHc = (name: string): Promise<void> => shootSideBarDarkAndHc(wb.page, chat, name);
 
   test('a command waits for Allow on its card, runs, and shows its output there; an edit\'s card opens the diff and undoes it', async function () {
     mock.script([
@@ -266,16 +254,7 @@ suite('chat workspace tools (e2e)', function () {
 
       // At 300 px the name stays whole; the folder is what gets cut.
       const sidebar = page.locator('.part.sidebar');
-      const width = (await sidebar.boundingBox())?.width ?? 0;
-      if (Math.abs(width - 300) > 4) {
-        // Dragging the sash on its right edge, as a person would.
-        const edge = (await sidebar.boundingBox())!;
-        const x = edge.x + edge.width;
-        await page.mouse.move(x, edge.y + 200);
-        await page.mouse.down();
-        await page.mouse.move(edge.x + 300, edge.y + 200, { steps: 5 });
-        await page.mouse.up();
-      }
+      await setSideBarWidth(page, 300);
       const narrow = (await sidebar.boundingBox())?.width ?? 0;
       const nameCut = await file.locator('.file-name').evaluate((el) => el.scrollWidth > el.clientWidth + 1);
       assert.strictEqual(nameCut, false, `the name is whole in a ${Math.round(narrow)} px side bar`);

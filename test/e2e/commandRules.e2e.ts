@@ -2,7 +2,7 @@
 // Messages API: a compound command offers one "Always allow" per part; typing while the card
 // waits puts a hint on it and Escape denies with the typed text as the reason, which reaches
 // Claude; the next card takes the focus and Enter allows it once; the command stays readable in
-// High Contrast; Claude: Manage Command Rules lists the workspace's rules with Remove.
+// High Contrast; Claude Memory: Manage Command Rules lists the workspace's rules with Remove.
 import * as assert from 'assert';
 import type { FrameLocator } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
@@ -74,13 +74,15 @@ suite('command rules and approval cards (e2e)', function () {
       });
       assert.notStrictEqual(colors[0], colors[1], `${selector}: text ${colors[0]} on ${colors[1]}`);
     }
+    // A card ignores keys for its first second (issue 32): the Enter comes once it is armed.
+    await second.locator('.approval-pending.approval-armed').waitFor({ timeout: 10_000 });
     await second.locator('.tool-approval').focus();
     await second.locator('.tool-approval').press('Enter');
     await chat.locator('.approval-once').first().waitFor({ timeout: 10_000 });
     await chat.locator('.tool-output', { hasText: '42' }).waitFor({ timeout: 30_000 });
 
-    await runCommand(page, 'Claude: Manage Command Rules');
-    await page.locator('.quick-input-widget').getByText('No command rules yet').waitFor({ timeout: 10_000 });
+    await runCommand(page, 'Claude Memory: Manage Command Rules');
+    await page.locator('.quick-input-widget').getByText('None yet').waitFor({ timeout: 10_000 });
     await screenshot(page, 'rules-manage-high-contrast');
     await page.keyboard.press('Escape');
   });

@@ -31,7 +31,9 @@ export type MockFault =
   /** Send `afterEvents` SSE events, then keep the connection open until the client goes away. */
   | { type: 'hang'; afterEvents: number; times?: number }
   /** Wait before answering (every request for this turn). */
-  | { type: 'delay'; ms: number };
+  | { type: 'delay'; ms: number }
+  /** Wait until `open` settles before answering (a test decides when the answer arrives). */
+  | { type: 'gate'; open: Promise<unknown> };
 
 export interface MockTurn {
   content: ScriptBlock[];
@@ -177,6 +179,10 @@ export async function startMockMessagesApi(script: MockStep[], options: MockServ
     for (const [i, fault] of (turn.faults ?? []).entries()) {
       if (fault.type === 'delay') {
         await sleep(fault.ms);
+        continue;
+      }
+      if (fault.type === 'gate') {
+        await fault.open.catch(() => undefined);
         continue;
       }
       const key = `${served}:${i}`;

@@ -18,8 +18,8 @@ import type { ResultContent, TouchedPath } from '../memory/types';
 export type ToolCallDetail =
   /** A text editor write: workspace-folder-relative path (`/` separators) and the text before/after. */
   | { kind: 'edit'; path: string; before: string | undefined; after: string }
-  /** A bash command: its exit code (undefined when killed), and why it ended early, if it did. */
-  | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart' }
+  /** A bash command: its exit code (undefined when killed), why it ended early, if it did, and whether it ran without the OS sandbox. */
+  | { kind: 'command'; command: string; exitCode: number | undefined; ended?: 'timeout' | 'cancelled' | 'restart'; unsandboxed?: true }
   /** A memory write, as the model asked for it (memoryChangeOf in summary.ts): what the card shows changed. */
   | { kind: 'memory'; change: MemoryChange }
   /**
@@ -78,15 +78,29 @@ export type ApprovalRequest =
       kind: 'command';
       toolUseId: string;
       command: string;
-      /** Prefixes "Always allow" would remember, one per part of a compound command that is not yet allowed. */
+      /** The rules "Always allow" offers (core/workspace/ruleOffers.ts), one per part of a compound command that is not yet allowed. */
       prefixes: string[];
+      /** The parts those rules cannot cover, in a few words: the command itself asks again after "Always allow". */
+      stillAsks?: string;
       /** The command would run in the OS sandbox: the card may offer "Allow sandboxed commands in this chat". */
       sandboxed?: true;
+      /** The command would run without the OS sandbox, and why: the card says so before the choice. */
+      unsandboxed?: Unsandboxed;
     }
   /** `protected`: why the place is protected (code runs there); the card says it. */
   | { kind: 'edit'; toolUseId: string; path: string; before: string | undefined; after: string; protected?: string }
-  /** A running sandboxed command reaches for a host nobody allowed: `always` adds the host to the user's allowed domains. */
-  | { kind: 'network'; toolUseId: string; command: string; host: string; port?: number };
+  /**
+   * A running sandboxed command reaches for a host nobody allowed: `always` adds the host to the
+   * user's allowed domains. `program`: the command's program when it has one part (`npm`), for the
+   * card's words.
+   */
+  | { kind: 'network'; toolUseId: string; command: string; host: string; port?: number; program?: string };
+
+/**
+ * Why commands run without the OS sandbox: `off`, the user turned it off (the setting);
+ * `unavailable`, it cannot run here (`why` names what is missing, `help` how to get it, if anything can).
+ */
+export type Unsandboxed = { mode: 'off' } | { mode: 'unavailable'; why: string; help?: string };
 
 /** `always`: remember the request's prefixes for this workspace, then run. */
 export type ApprovalDecision = 'once' | 'always' | 'deny';

@@ -6,9 +6,10 @@
  * refuses it without asking.
  */
 import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext } from '../agent/tools';
+import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext, type Unsandboxed } from '../agent/tools';
 import { judgeCommand, withReadOnlyGit, type CommandRules } from './commandRules';
 import { OutputCapture } from './outputCap';
+import { loadShellParser } from './shellCommands';
 
 export const BASH_TOOL = { type: 'bash_20250124', name: 'bash' } as const;
 export const DEFAULT_OUTPUT_CAP = 30_000;
@@ -84,10 +85,15 @@ export interface BashToolOptions {
    * workspace access. Honoured only while sandboxed() is true.
    */
   autoAllow?(): boolean;
-  /** Shown once, on the first command's card, when commands run without the sandbox. */
+  /**
+   * Shown once, at the top of the first command's output, when commands run without the sandbox
+   * and no approval card said so first (a command a rule allowed).
+   */
   unsandboxedNotice?: string;
+  /** Why commands run without the sandbox (read when sandboxed() is false): the approval card says it before the choice. */
+  unsandboxed?(): Unsandboxed | undefined;
   /** The chat's question on the command's card for a host nobody allowed (Allow once / Always / Deny). */
-  askNetwork?(request: { toolUseId: string; command: string; host: string; port: number | undefined }, signal?: AbortSignal): Promise<NetworkDecision>;
+  askNetwork?(request: { toolUseId: string; command: string; host: string; port: number | undefined; program?: string }, signal?: AbortSignal): Promise<NetworkDecision>;
 }
 
 export class BashTool implements AgentTool {
@@ -163,10 +169,22 @@ export class BashTool implements AgentTool {
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }
-    const sandboxed = this.options.sandboxed?.() === true && this.options.autoAllow !== undefined;
+    const inSandbox = this.options.sandboxed?.() === true;
+    const sandboxed = inSandbox && this.options.autoAllow !== undefined;
+    const unsandboxed = inSandbox ? undefined : this.options.unsandboxed?.();
+    // The card says it before the choice: the output need not say it again.
+    if (unsandboxed) this.noticeShown = true;
     const answer = answerOf(
       await this.options.approver.ask(
-        { kind: 'command', toolUseId: context.toolUseId, command, prefixes: verdict.prefixes, ...(sandboxed ? { sandboxed: true as const } : {}) },
+        {
+          kind: 'command',
+          toolUseId: context.toolUseId,
+          command,
+          prefixes: verdict.prefixes,
+          ...(verdict.stillAsks !== undefined ? { stillAsks: verdict.stillAsks } : {}),
+          ...(sandboxed ? { sandboxed: true as const } : {}),
+          ...(unsandboxed ? { unsandboxed } : {}),
+        },
         context.signal,
       ),
     );
@@ -184,12 +202,24 @@ export class BashTool implements AgentTool {
 
   private async run(command: string, consent: Consent, context: ToolCallContext): Promise<AgentToolResult> {
     const { shellText, access } = consent;
-    if (this.options.unsandboxedNotice !== undefined && this.options.sandboxed?.() !== true && !this.noticeShown) {
+    const inSandbox = this.options.sandboxed?.() === true;
+    if (this.options.unsandboxedNotice !== undefined && !inSandbox && !this.noticeShown) {
       this.noticeShown = true;
       context.onOutput(`[${this.options.unsandboxedNotice}]\n`);
     }
     const askNetwork = this.options.askNetwork;
     const questions = new AbortController();
+    // One question per host and port while the command runs (a client opens several connections at once).
+    const asked = new Map<string, Promise<NetworkDecision>>();
+    const ask = askNetwork && ((host: string, port: number | undefined): Promise<NetworkDecision> => {
+      const key = `${host}:${port ?? ''}`;
+      let answer = asked.get(key);
+      if (!answer) {
+        answer = programOf(command).then((program) => askNetwork({ toolUseId: context.toolUseId, command, host, port, ...(program ? { program } : {}) }, questions.signal));
+        asked.set(key, answer);
+      }
+      return answer;
+    });
     const stopAsking = () => questions.abort();
     context.signal?.addEventListener('abort', stopAsking, { once: true });
     const capture = new OutputCapture(this.options.outputCap ?? DEFAULT_OUTPUT_CAP);
@@ -199,8 +229,9 @@ export class BashTool implements AgentTool {
       timeoutMs,
       signal: context.signal,
       access,
-      // A question still open when the command ends is withdrawn (denied): its card must not wait for nobody.
-      askNetwork: askNetwork && ((host, port) => askNetwork({ toolUseId: context.toolUseId, command, host, port }, questions.signal)),
+      // A question still open when the command ends is withdrawn (the request is refused, never
+      // as the user's answer): its card must not wait for nobody.
+      askNetwork: ask,
       onOutput: (chunk) => {
         capture.add(chunk);
         if (streamed >= STREAM_LIMIT) return;
@@ -212,7 +243,13 @@ export class BashTool implements AgentTool {
     context.signal?.removeEventListener('abort', stopAsking);
     questions.abort();
     const output = capture.text();
-    const detail = { kind: 'command' as const, command, exitCode: result.exitCode, ...(result.ended && result.ended !== 'exited' ? { ended: result.ended } : {}) };
+    const detail = {
+      kind: 'command' as const,
+      command,
+      exitCode: result.exitCode,
+      ...(result.ended && result.ended !== 'exited' ? { ended: result.ended } : {}),
+      ...(!inSandbox && this.options.sandboxed !== undefined ? { unsandboxed: true as const } : {}),
+    };
     const seconds = timeoutMs >= 1000 ? String(Math.round(timeoutMs / 1000)) : String(timeoutMs / 1000);
     const note =
       result.ended === 'timeout'
@@ -245,6 +282,17 @@ export function undoneNote(undone: readonly string[] | undefined): string | unde
     `[The sandbox moved what this command made in protected places out of the folder (to a quarantine the log names): ${shown.join(', ')}. ` +
     "Commands may not write where code runs by itself (git's configuration and hooks, editor, hook-manager, package-manager and CI settings); to change such a place, use the text editor, which asks the user.]"
   );
+}
+
+/** The program of a one-part command (`npm` of `npm test`), for the words of a network question. */
+async function programOf(command: string): Promise<string | undefined> {
+  try {
+    const parsed = (await loadShellParser()).parse(command);
+    const name = parsed.ok && parsed.parts.length === 1 ? parsed.parts[0].words[0] : undefined;
+    return name === undefined ? undefined : name.slice(name.lastIndexOf('/') + 1) || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function error(content: string): AgentToolResult {

@@ -9,8 +9,11 @@
  * come only from places a cloned repository cannot write: the user's settings, the workspace's
  * memento ("Always allow", written only by a click), the CLI's flags, and the defaults below.
  */
+import { offerRules } from './ruleOffers';
 import { loadShellParser, type CommandPart, type ShellParser } from './shellCommands';
 import { CREDENTIAL_HINTS } from './protectedPaths';
+
+export { NEVER_ALWAYS, prefixOf } from './ruleOffers';
 
 /**
  * Read-only commands that run without asking (listed in docs/chat.md#command-rules). Options that
@@ -42,8 +45,11 @@ export type CommandVerdict =
   /** `readOnly`: allowed only by the read-only defaults (run it with READ_ONLY_GIT_ENV). */
   | { kind: 'allowed'; readOnly?: true }
   | { kind: 'denied'; rule: string; part: string }
-  /** `prefixes`: what "Always allow" would remember (parts with a rule-shaped prefix only). */
-  | { kind: 'ask'; prefixes: string[]; parts: CommandPart[] };
+  /**
+   * `prefixes`: the rules "Always allow" offers (ruleOffers.ts); `stillAsks`: the parts those
+   * rules cannot cover, in a few words (the command itself asks again after "Always allow").
+   */
+  | { kind: 'ask'; prefixes: string[]; parts: CommandPart[]; stillAsks?: string };
 
 /**
  * Judges a command. The bash parser is loaded on the first call. A command the parser cannot
@@ -83,8 +89,8 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
     return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsHostSecrets(part, command);
   });
   if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true };
-  const prefixes = [...new Set(unallowed.map(prefixOf).filter((p): p is string => p !== undefined))];
-  return { kind: 'ask', prefixes, parts: unallowed };
+  const offers = offerRules(unallowed);
+  return { kind: 'ask', prefixes: offers.rules, parts: unallowed, ...(offers.stillAsks !== undefined ? { stillAsks: offers.stillAsks } : {}) };
 }
 
 /**
@@ -109,26 +115,6 @@ export const READ_ONLY_GIT_ENV: Readonly<Record<string, string>> = {
 export function withReadOnlyGit(command: string): string {
   const assignments = Object.entries(READ_ONLY_GIT_ENV).map(([k, v]) => `${k}='${v}'`).join(' ');
   return `(\nexport ${assignments}\n${command}\n)`;
-}
-
-/**
- * Programs (and program + sub-command) that delete, move or send data: "Always allow" never
- * offers them as a rule (each run is asked), whatever their arguments.
- */
-export const NEVER_ALWAYS: readonly string[] = [
-  'rm', 'rmdir', 'mv', 'dd', 'shred', 'truncate', 'curl', 'wget', 'ssh', 'scp', 'sftp', 'rsync', 'nc', 'ncat', 'netcat', 'socat', 'telnet', 'ftp',
-  'sudo', 'su', 'doas', 'chmod', 'chown', 'eval', 'exec', 'source', '.', 'sh', 'bash', 'zsh', 'env', 'xargs', 'find', 'kill', 'pkill', 'killall',
-  'git push', 'git clean', 'git reset', 'git rm', 'git mv', 'git checkout', 'git restore', 'git config', 'git remote', 'git send-email',
-  'npm publish', 'npm unpublish', 'npm exec', 'npx', 'yarn publish', 'pnpm publish', 'cargo publish', 'twine', 'gh', 'docker push',
-];
-
-/** The prefix "Always allow" remembers for a part: its command and a subcommand-like second word. */
-export function prefixOf(part: CommandPart): string | undefined {
-  if (part.special !== undefined || part.words.length === 0) return undefined;
-  const [name, second] = part.words;
-  if (!isPlainWord(name) || NEVER_ALWAYS.includes(name)) return undefined;
-  const prefix = second !== undefined && /^[a-z][a-z0-9:_-]*$/.test(second) ? `${name} ${second}` : name;
-  return NEVER_ALWAYS.includes(prefix) ? undefined : prefix;
 }
 
 /** A rule's words; a rule is parsed like a command so quoting means the same in both. */
@@ -197,8 +183,4 @@ function readsHostSecrets(part: CommandPart, command: string): boolean {
 function hasUnsafeOption(words: readonly string[]): boolean {
   const unsafe = UNSAFE_DEFAULT_OPTIONS[words[0]] ?? [];
   return words.slice(1).some((w) => unsafe.some((u) => w === u || w.startsWith(`${u}=`) || (u.startsWith('--') && w.startsWith(u))));
-}
-
-function isPlainWord(word: string): boolean {
-  return /^[A-Za-z0-9._/+-][A-Za-z0-9._/+:-]*$/.test(word);
 }

@@ -189,7 +189,8 @@ export class TextEditorTool implements AgentTool {
     }
     const bytes = this.encode(path, text, false);
     await this.refuseGitLayout(path);
-    if (!(await this.consent(path, undefined, text, context))) return declined(path);
+    const consent = await this.consent(path, undefined, text, context);
+    if (consent !== true) return declined(path, consent.reason);
     const parent = parentOf(path.rel);
     if ((await this.store.inspect(parent)).kind === 'missing') await this.store.ensureDirectory(parent);
     await this.store.writeInPlace(path.rel, bytes);
@@ -198,7 +199,8 @@ export class TextEditorTool implements AgentTool {
 
   private async write(path: WorkspacePath, current: Current, replacement: Replacement, context: ToolCallContext): Promise<AgentToolResult> {
     const bytes = this.encode(path, replacement.after, current.bom);
-    if (!(await this.consent(path, current.text, replacement.after, context))) return declined(path);
+    const consent = await this.consent(path, current.text, replacement.after, context);
+    if (consent !== true) return declined(path, consent.reason);
     if (current.inDocument && this.options.documents) {
       const outcome = await this.options.documents.replace(path.rel, current.text, replacement.after);
       if (outcome === 'changed') {
@@ -241,8 +243,8 @@ export class TextEditorTool implements AgentTool {
     }
   }
 
-  /** The write policy, then (for 'ask', or a protected place) the user; false means declined. */
-  private async consent(path: WorkspacePath, before: string | undefined, after: string, context: ToolCallContext): Promise<boolean> {
+  /** The write policy, then (for 'ask', or a protected place) the user; not `true`: declined, with what the user said. */
+  private async consent(path: WorkspacePath, before: string | undefined, after: string, context: ToolCallContext): Promise<true | { reason?: string }> {
     const policy = this.options.writePolicy();
     if (policy.mode === 'refuse') throw new MemoryError(policy.reason);
     const risk = protectedReason(path.rel);
@@ -252,13 +254,13 @@ export class TextEditorTool implements AgentTool {
       if (guarded.mode === 'ask') {
         if (!this.options.approver) throw new MemoryError(editorMessages.protectedPath(path.display, risk, ''));
         const answer = answerOf(await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after, protected: risk }, context.signal));
-        return answer.decision !== 'deny' && !context.signal?.aborted;
+        return answer.decision !== 'deny' && !context.signal?.aborted ? true : { reason: answer.reason };
       }
     }
     if (policy.mode === 'apply') return true;
     if (!this.options.approver) throw new MemoryError(editorMessages.declined(path.display));
     const answer = answerOf(await this.options.approver.ask({ kind: 'edit', toolUseId: context.toolUseId, path: path.rel, before, after }, context.signal));
-    return answer.decision !== 'deny' && !context.signal?.aborted;
+    return answer.decision !== 'deny' && !context.signal?.aborted ? true : { reason: answer.reason };
   }
 
   private encode(path: WorkspacePath, text: string, bom: boolean): Uint8Array {
@@ -285,8 +287,8 @@ export class TextEditorTool implements AgentTool {
   }
 }
 
-function declined(path: WorkspacePath): AgentToolResult {
-  return { is_error: true, content: editorMessages.declined(path.display) };
+function declined(path: WorkspacePath, reason: string | undefined): AgentToolResult {
+  return { is_error: true, content: editorMessages.declined(path.display, reason?.trim()) };
 }
 
 function parseEditorInput(input: unknown): EditorInput {

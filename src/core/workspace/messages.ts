@@ -31,7 +31,7 @@ export const editorMessages = {
     `Error: ${path} is a protected place: ${reason}. The editor writes there only with the user's approval of this one write; nothing was changed. ${how}`,
   gitLayout: (path: string, folder: string) =>
     `Error: writing ${path} would give ${folder} the layout of a git repository (HEAD, objects/ and refs/), whose configuration git would then run; the editor never creates one. Nothing was changed.`,
-  declined: (path: string) => `Error: the user declined this edit of ${path}; nothing was changed.`,
+  declined: (path: string, said?: string) => `Error: the user declined this edit of ${path}; nothing was changed.${said ? ` The user said: ${said}` : ''}`,
   // ---- paths
   pathNotString: (root: string) => `Error: Parameter \`path\` must be a string: a path in the workspace folder ${root}, absolute or relative to it.`,
   pathTooLong: (max: number) => `Error: The path is longer than ${max} characters.`,

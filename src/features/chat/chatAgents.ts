@@ -56,6 +56,16 @@ export class ChatAgents {
     this.tools?.set.allowSandboxedCommands();
   }
 
+  /** Whether this chat's "Allow sandboxed commands" grant is on. */
+  sandboxedCommandsAllowed(): boolean {
+    return this.tools?.set.sandboxedCommandsAllowed() ?? false;
+  }
+
+  /** Takes this chat's grant back. */
+  revokeSandboxedCommands(): void {
+    this.tools?.set.revokeSandboxedCommands();
+  }
+
   /**
    * The agent for the current key, settings and store. A change of any of them needs a new
    * SDK client. With the same folder the conversation carries over to it; a new folder means

@@ -25,10 +25,10 @@ export type PathNamer = (uri: vscode.Uri) => string;
 export class ChatAttachments {
   private items: Attachment[] = [];
   private next = 1;
-  /** The active editor's file (or selection): goes with the next message unless removed. */
+  /** The active editor's file (or selection): goes with the next message unless turned off. */
   private current: Attachment | undefined;
-  /** The file whose automatic chip the user removed; it comes back for another file. */
-  private dismissed: string | undefined;
+  /** The file whose implicit chip the user turned off; another file's chip is on again. */
+  private offFor: string | undefined;
 
   constructor(private readonly name: PathNamer) {}
 
@@ -47,11 +47,24 @@ export class ChatAttachments {
       this.current = undefined;
       return changed;
     }
-    if (this.dismissed !== undefined && this.dismissed !== uri.toString()) this.dismissed = undefined;
-    if (this.dismissed === uri.toString()) return false;
+    if (this.offFor !== undefined && this.offFor !== uri.toString()) this.offFor = undefined;
     const range = selection && !selection.isEmpty ? selection : undefined;
     if (this.current && attachmentKey(this.current.uri, this.current.range) === attachmentKey(uri, range)) return false;
-    this.current = { ...this.make(uri, range), current: true };
+    this.current = { ...this.make(uri, range), current: true, ...(this.offFor === uri.toString() ? { off: true } : {}) };
+    return true;
+  }
+
+  /**
+   * Turns the implicit chip (the active editor's) off or back on; it stays visible either way.
+   * Off, it is not sent, until another file becomes the active editor's. False for any other id.
+   */
+  toggle(id: string): boolean {
+    const current = this.current;
+    if (current?.id !== id) return false;
+    const off = current.off !== true;
+    this.offFor = off ? current.uri.toString() : undefined;
+    const { off: _was, ...rest } = current;
+    this.current = off ? { ...rest, off: true } : rest;
     return true;
   }
 
@@ -81,19 +94,16 @@ export class ChatAttachments {
   }
 
   remove(id: string): boolean {
-    if (this.current?.id === id) {
-      this.dismissed = this.current.uri.toString();
-      this.current = undefined;
-      return true;
-    }
+    // The implicit chip is turned off, not removed: one click brings it back.
+    if (this.current?.id === id) return this.current.off === true ? false : this.toggle(id);
     const before = this.items.length;
     this.items = this.items.filter((a) => a.id !== id);
     return this.items.length !== before;
   }
 
-  /** Hands the chips to a send and empties the input's list (the active editor's chip stays). */
+  /** Hands the chips to a send and empties the input's list (the active editor's chip stays; when off it is not sent). */
   take(): Attachment[] {
-    const taken = [...this.list()];
+    const taken = this.list().filter((a) => a.off !== true);
     this.items = [];
     return taken;
   }

@@ -105,8 +105,16 @@ export class ChatController implements ChatDisposable {
   }
 
   /** A click on a card's approval button; false when that card asks nothing (any more). */
-  approve(entryId: string, decision: CardDecision, details: { rule?: string; reason?: string } = {}): boolean {
+  approve(entryId: string, decision: CardDecision, details: { rule?: string; reason?: string; host?: string } = {}): boolean {
     return this.parts.approvals.approve(entryId, decision, details);
+  }
+
+  /**
+   * A blocked host's offer on card `entryId` (`label`: host:port as the card shows it): `add` gets
+   * the bare host when the card offers exactly that; false when it does not.
+   */
+  allowBlockedHost(entryId: string, label: string, add: (host: string) => Promise<void>): Promise<boolean> {
+    return this.parts.approvals.allowBlockedHost(entryId, label, add);
   }
 
   /** Opens the diff of the edit on card `entryId`. */
@@ -138,6 +146,18 @@ export class ChatController implements ChatDisposable {
   /** The active editor changed (or its selection): its chip follows. */
   followEditor(uri: ChatUri | undefined, selection: ChatRange | undefined): void {
     if (this.attachments.follow(uri, selection)) this.emit(this.transcript.setAttachments(this.attachments.list()));
+  }
+
+  /** This chat's "Allow sandboxed commands" grant (Manage Command Rules lists it and takes it back). */
+  readonly sandboxGrant = {
+    granted: (): boolean => this.parts.agents.sandboxedCommandsAllowed(),
+    revoke: (): void => this.parts.agents.revokeSandboxedCommands(),
+    give: (): void => this.parts.agents.allowSandboxedCommands(),
+  };
+
+  /** The implicit current-file chip on or off. */
+  toggleAttachment(id: string): void {
+    if (this.attachments.toggle(id)) this.emit(this.transcript.setAttachments(this.attachments.list()));
   }
 
   detach(id: string): void {

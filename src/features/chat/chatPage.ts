@@ -22,13 +22,18 @@ export interface ChatActions {
   getApiKey(): void;
   openSettings(): void;
   manageTrust(): void;
-  /** Claude: Manage Command Rules. */
+  /** Claude Memory: Manage Command Rules. */
   manageRules(): void;
+  /** Opens the setting claudeMemory.sandbox (an unsandboxed command's card). */
+  sandboxSetting(): void;
+  /** A blocked host's offer on card `entryId`: adds it to the user's sandbox.allowedDomains. */
+  allowHost(entryId: string, host: string): Promise<void>;
   openFolder(): void;
   reopenPrevious(): Promise<void>;
   removeAttachment(id: string): void;
+  toggleAttachment(id: string): void;
   code(action: CodeAction, code: string, language: string | undefined): Promise<void>;
-  approve(entryId: string, decision: CardDecision, details?: { rule?: string; reason?: string }): void;
+  approve(entryId: string, decision: CardDecision, details?: { rule?: string; reason?: string; host?: string }): void;
   openDiff(entryId: string): Promise<void>;
   undoEdit(entryId: string): Promise<void>;
   /** "Rewind to here" on a user message: the preview, then the rewind. */
@@ -64,11 +69,14 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     openSettings: () => actions.openSettings(),
     manageTrust: () => actions.manageTrust(),
     manageRules: () => actions.manageRules(),
+    sandboxSetting: () => actions.sandboxSetting(),
+    allowHost: (m) => actions.allowHost(m.entryId, m.host),
     openFolder: () => actions.openFolder(),
     reopenPrevious: () => actions.reopenPrevious(),
     removeAttachment: (m) => actions.removeAttachment(m.id),
+    toggleAttachment: (m) => actions.toggleAttachment(m.id),
     code: (m) => actions.code(m.action, m.code, m.language),
-    approve: (m) => actions.approve(m.entryId, m.decision, { rule: m.rule, reason: m.reason }),
+    approve: (m) => actions.approve(m.entryId, m.decision, { rule: m.rule, reason: m.reason, host: m.host }),
     openDiff: (m) => actions.openDiff(m.entryId),
     undoEdit: (m) => actions.undoEdit(m.entryId),
     rewind: (m) => actions.rewind(m.entryId),

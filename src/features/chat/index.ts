@@ -17,6 +17,6 @@ export type { FollowUpAction } from './shared/protocol';
 export function register(context: vscode.ExtensionContext, services: ExtensionServices, prompts: UserPrompts): { api: ChatApi; feature: ChatFeature } {
   const chat = registerChat(context, services, prompts);
   registerChatCommands(context, chat.feature, prompts);
-  registerManageCommandRules(context);
+  registerManageCommandRules(context, chat.feature.controller.sandboxGrant);
   return chat;
 }

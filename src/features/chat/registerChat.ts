@@ -8,6 +8,7 @@ import { rewindFromCard } from './chatRewind';
 import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../../platform/ids';
 import type { ExtensionServices } from '../../platform/services';
 import { SETTINGS_SECTION } from '../../platform/settings';
+import { allowDomainForCommands } from '../../platform/workspaceTools';
 import { mayHaveChanged } from '../../platform/storeChanges';
 import { formatCost } from '../../core/agent/pricing';
 import { ChatArchive, type ChatSummary } from '../../core/session/chatArchive';
@@ -211,8 +212,16 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
     openFolder: () => void vscode.commands.executeCommand('workbench.action.files.openFolder'),
     reopenPrevious: async () => void (await controller.reopenPrevious()),
     removeAttachment: (id) => controller.detach(id),
+    toggleAttachment: (id) => controller.toggleAttachment(id),
     code: (action, code, language) => runCodeAction(action, code, language),
     manageRules: () => void vscode.commands.executeCommand(COMMANDS.manageCommandRules),
+    sandboxSetting: () => void vscode.commands.executeCommand('workbench.action.openSettings', `${SETTINGS_SECTION}.sandbox`),
+    allowHost: async (entryId, label) => {
+      await controller.allowBlockedHost(entryId, label, async (host) => {
+        await allowDomainForCommands(host);
+        env.log.info(`[bash] added ${host} to sandbox.allowedDomains from a blocked request's card`);
+      });
+    },
     approve: (entryId, decision, details) => {
       if (!controller.approve(entryId, decision, details)) void vscode.window.showInformationMessage('That question was already answered.');
     },

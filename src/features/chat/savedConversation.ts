@@ -50,7 +50,9 @@ export function parseSavedConversation(value: unknown): SavedConversation | unde
 export function interruptedEntry(entry: ChatEntry): ChatEntry {
   if (entry.kind === 'assistant' && entry.streaming) return { ...entry, streaming: false };
   if (entry.kind !== 'tool') return entry;
-  const { approval, ...rest } = entry;
-  const keep = approval && approval.state !== 'pending' ? { approval } : {};
+  const { approval, network, ...rest } = entry;
+  // A host question left waiting was refused without an answer: blocked, never the user's denial.
+  const hosts = network ? { network: network.map((n) => (n.state === 'pending' ? { ...n, state: 'blocked' as const } : n)) } : {};
+  const keep = { ...(approval && approval.state !== 'pending' ? { approval } : {}), ...hosts };
   return entry.status === 'running' ? { ...rest, ...keep, status: 'error', summary: INTERRUPTED_CARD } : { ...rest, ...keep };
 }

@@ -10,7 +10,7 @@ import type { ApprovalRequest } from '../../core/agent/tools';
 import { EDITOR_TOOL } from '../../core/workspace/messages';
 import type { WorkspaceFolderInfo } from '../../core/workspace/paths';
 import { readSummary } from './shared/cardText';
-import { MAX_CARD_OUTPUT_CHARS, emptyTokenUsage, type ApprovalState, type ChatEntry, type TokenUsage, type ToolApproval } from './shared/protocol';
+import { MAX_CARD_OUTPUT_CHARS, emptyTokenUsage, networkLabel, type ApprovalState, type ChatEntry, type TokenUsage, type ToolApproval, type ToolNetwork } from './shared/protocol';
 import { changeOf, editOf, exitOf, fileOf, lineCounts, toolName } from './transcriptCards';
 import { TranscriptRows, type ChatPatch } from './transcriptRows';
 import { actionsFor, retryText, WAITING_TEXT } from './transcriptWords';
@@ -101,7 +101,11 @@ export class TranscriptAnswer extends TranscriptRows {
         const change = changeOf(event.detail);
         const id = this.toolEntryId(event.id);
         const before = this.find(id);
-        const kept = before?.kind === 'tool' ? { ...(before.approval ? { approval: before.approval } : {}), ...(before.output ? { output: before.output } : {}) } : {};
+        const kept =
+          before?.kind === 'tool'
+            ? { ...(before.approval ? { approval: before.approval } : {}), ...(before.output ? { output: before.output } : {}), ...(before.network ? { network: before.network } : {}) }
+            : {};
+        const unsandboxed = event.detail?.kind === 'command' && event.detail.unsandboxed ? { unsandboxed: true as const } : {};
         const edit = event.detail?.kind === 'edit' && !event.is_error ? editOf(event.detail.path, event.detail.before, event.detail.after) : undefined;
         const exit = exitOf(event.detail);
         const file = fileOf(event.tool, event.path, event.is_error ? undefined : event.detail, this.folder);
@@ -122,6 +126,7 @@ export class TranscriptAnswer extends TranscriptRows {
             ...(summary !== undefined ? { summary } : {}),
             ...(change ? { change } : {}),
             ...kept,
+            ...unsandboxed,
             ...(edit ? { edit } : {}),
             ...(exit ? { exit } : {}),
             ...(file ? { file } : {}),
@@ -188,21 +193,59 @@ export class TranscriptAnswer extends TranscriptRows {
     }
   }
 
-  /** Puts an approval question (or its answer) on the card of `toolUseId`. */
-  setApproval(toolUseId: string, request: ApprovalRequest, state: ApprovalState): ChatPatch[] {
+  /**
+   * Puts an approval question (or its answer) on the card of `toolUseId`. A host request goes on
+   * the card's list of hosts, below the command's own answer, which it never replaces; one nobody
+   * answered is "blocked", not the user's denial (`outcome.withdrawn`).
+   */
+  setApproval(toolUseId: string, request: ApprovalRequest, state: ApprovalState, outcome: { reason?: string; withdrawn?: true; offer?: true } = {}): ChatPatch[] {
     const id = this.toolEntryId(toolUseId);
     const entry = this.find(id);
     if (entry?.kind !== 'tool') return [];
+    if (request.kind === 'network') {
+      const ask: ToolNetwork = {
+        host: request.host,
+        ...(request.port !== undefined ? { port: request.port } : {}),
+        state: outcome.withdrawn ? 'blocked' : state,
+        ...(request.program !== undefined ? { program: request.program } : {}),
+        ...(outcome.offer ? { offer: true as const } : {}),
+      };
+      const label = networkLabel(ask);
+      const network = [...(entry.network ?? []).filter((n) => networkLabel(n) !== label), ask];
+      return [this.upsert({ ...entry, network }), ...(state === 'pending' ? this.setWorking(undefined) : [])];
+    }
+    const said = { ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}), ...(outcome.withdrawn ? { unanswered: true as const } : {}) };
     const approval: ToolApproval =
       request.kind === 'command'
-        ? { kind: 'command', command: request.command, prefixes: [...request.prefixes], state, ...(request.sandboxed ? { sandboxed: true as const } : {}) }
-        : request.kind === 'network'
-          ? { kind: 'network', host: request.port === undefined ? request.host : `${request.host}:${request.port}`, state }
-          : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state, ...(request.protected ? { protected: request.protected } : {}) };
+        ? {
+            kind: 'command',
+            command: request.command,
+            prefixes: [...request.prefixes],
+            state,
+            ...(request.sandboxed ? { sandboxed: true as const } : {}),
+            ...(request.stillAsks !== undefined ? { stillAsks: request.stillAsks } : {}),
+            ...(request.unsandboxed ? { unsandboxed: { ...request.unsandboxed } } : {}),
+            ...said,
+          }
+        : { kind: 'edit', path: request.path, ...lineCounts(request.before, request.after), state, ...(request.protected ? { protected: request.protected } : {}), ...said };
+    const unsandboxed = request.kind === 'command' && request.unsandboxed ? { unsandboxed: true as const } : {};
     // While a question waits, nothing else says Claude is waiting for the user.
-    return [this.upsert({ ...entry, approval }), ...this.setWorking(undefined)];
+    return [this.upsert({ ...entry, approval, ...unsandboxed }), ...this.setWorking(undefined)];
   }
 
+  /** The bare host of a blocked request `label` (networkLabel) on card `entryId` that offers to allow it, if it does. */
+  blockedHost(entryId: string, label: string): string | undefined {
+    const entry = this.find(entryId);
+    if (entry?.kind !== 'tool') return undefined;
+    return entry.network?.find((n) => networkLabel(n) === label && n.state === 'blocked' && n.offer && !n.added)?.host;
+  }
+
+  /** The blocked request `label` on card `entryId` was added to the allowed domains: its line says so. */
+  markHostAdded(entryId: string, label: string): ChatPatch[] {
+    const entry = this.find(entryId);
+    if (entry?.kind !== 'tool' || !entry.network) return [];
+    return [this.upsert({ ...entry, network: entry.network.map((n) => (networkLabel(n) === label ? { ...n, added: true as const } : n)) })];
+  }
 
   protected appendOutput(toolUseId: string, text: string): ChatPatch[] {
     const id = this.toolEntries.get(toolUseId);

@@ -134,7 +134,7 @@ export class TranscriptRows {
 
   setAttachments(attachments: readonly ChatAttachment[]): ChatPatch[] {
     // Only the display fields: the extension's attachments also carry Uris and ranges.
-    this.attachments = attachments.map((a) => ({ id: a.id, label: a.label, detail: a.detail, ...(a.current ? { current: true } : {}) }));
+    this.attachments = attachments.map((a) => ({ id: a.id, label: a.label, detail: a.detail, ...(a.current ? { current: true } : {}), ...(a.off ? { off: true as const } : {}) }));
     return [this.statusPatch()];
   }
 

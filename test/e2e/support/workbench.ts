@@ -185,3 +185,14 @@ export async function chooseContextMenuItem(page: Page, target: Locator, item: s
   await page.keyboard.press('Enter');
   await menu.waitFor({ state: 'hidden', timeout: 10_000 });
 }
+
+/** Drags the side bar's sash until the side bar is `width` px wide, as a person would (no-op when it is). */
+export async function setSideBarWidth(page: Page, width: number): Promise<void> {
+  const sidebar = page.locator('.part.sidebar');
+  const box = await sidebar.boundingBox();
+  if (!box || Math.abs(box.width - width) <= 4) return;
+  await page.mouse.move(box.x + box.width, box.y + 200);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, box.y + 200, { steps: 5 });
+  await page.mouse.up();
+}

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/agent/tools';
-import { ChatApprover } from '../../../src/features/chat/chatApprover';
+import { ChatApprover, questionKey } from '../../../src/features/chat/chatApprover';
 import { ChatTranscript, lineCounts, type ChatPatch } from '../../../src/features/chat/chatTranscript';
 
 const command: ApprovalRequest = { kind: 'command', toolUseId: 'toolu_1', command: 'npm test && rm -rf dist', prefixes: ['npm test', 'rm -rf'] };
@@ -9,7 +9,7 @@ const edit: ApprovalRequest = { kind: 'edit', toolUseId: 'toolu_2', path: 'src/a
 function recordingApprover(): { approver: ChatApprover; asked: ApprovalRequest[]; answered: [string, ApprovalDecision][] } {
   const asked: ApprovalRequest[] = [];
   const answered: [string, ApprovalDecision][] = [];
-  const approver = new ChatApprover({ asked: (r) => asked.push(r), answered: (r, d) => answered.push([r.toolUseId, d]) });
+  const approver = new ChatApprover({ asked: (r) => asked.push(r), answered: (r, d) => void answered.push([r.toolUseId, d]) });
   return { approver, asked, answered };
 }
 
@@ -34,6 +34,33 @@ describe('chat approver: questions on cards', () => {
     const second = approver.ask(command);
     approver.decide('toolu_1', 'deny', { reason: 'use yarn instead' });
     assert.deepEqual(await second, { decision: 'deny', reason: 'use yarn instead' });
+  });
+
+  it('"Always allow" without a rule remembers every offered rule, and needs one to remember', async () => {
+    const { approver } = recordingApprover();
+    const all = approver.ask(command);
+    assert.equal(approver.decide('toolu_1', 'always'), true);
+    assert.deepEqual(await all, { decision: 'always' });
+    const nothing = approver.ask({ ...command, prefixes: [] });
+    assert.equal(approver.decide('toolu_1', 'always'), false, 'nothing to remember');
+    approver.decide('toolu_1', 'once');
+    assert.deepEqual(await nothing, { decision: 'once' });
+  });
+
+  it('a withdrawn question is refused as nobody\'s answer; one host asked twice waits for one answer', async () => {
+    const outcomes: unknown[] = [];
+    const approver = new ChatApprover({ asked: () => undefined, answered: (_r, decision, outcome) => outcomes.push([decision, outcome]) });
+    const stop = new AbortController();
+    const waiting = approver.ask(command, stop.signal);
+    stop.abort();
+    assert.deepEqual(await waiting, { decision: 'deny' });
+    assert.deepEqual(outcomes, [['deny', { withdrawn: true }]]);
+    const host: ApprovalRequest = { kind: 'network', toolUseId: 'toolu_1', command: 'npm test', host: 'example.com', port: 443 };
+    const one = approver.ask(host);
+    const two = approver.ask(host);
+    assert.equal(approver.waitingRequests.length, 1);
+    assert.equal(approver.decide(questionKey('toolu_1', 'example.com:443'), 'once'), true);
+    assert.deepEqual([await one, await two], [{ decision: 'once' }, { decision: 'once' }]);
   });
 
   it('accepts an edit once even when "always" arrives', async () => {

@@ -41,6 +41,25 @@ describe('chat protocol: messages from the webview', () => {
     }
   });
 
+  it('accepts a host question\'s answer, a blocked host\'s offer, the sandbox setting and the current chip\'s toggle, and nothing else of their kind', () => {
+    assert.deepEqual(parseWebviewMessage({ type: 'approve', entryId: 'e4', decision: 'deny', host: 'registry.npmjs.org:443' }), { type: 'approve', entryId: 'e4', decision: 'deny', host: 'registry.npmjs.org:443' });
+    assert.deepEqual(parseWebviewMessage({ type: 'allowHost', entryId: 'e4', host: 'registry.npmjs.org:443' }), { type: 'allowHost', entryId: 'e4', host: 'registry.npmjs.org:443' });
+    assert.deepEqual(parseWebviewMessage({ type: 'sandboxSetting', setting: 'x' }), { type: 'sandboxSetting' });
+    assert.deepEqual(parseWebviewMessage({ type: 'toggleAttachment', id: 'a1' }), { type: 'toggleAttachment', id: 'a1' });
+    for (const value of [
+      { type: 'approve', entryId: 'e4', decision: 'once', host: 'a b' },
+      { type: 'approve', entryId: 'e4', decision: 'sandboxed', host: 'x.org' },
+      { type: 'approve', entryId: 'e4', decision: 'always', rule: 'npm test', host: 'x.org' },
+      { type: 'allowHost', entryId: 'e4', host: '' },
+      { type: 'allowHost', entryId: 'e4', host: 'x'.repeat(301) },
+      { type: 'allowHost', entryId: '../e4', host: 'x.org' },
+      { type: 'allowHost', entryId: 'e4', host: 'x.org/../../etc' },
+      { type: 'toggleAttachment', id: '../a1' },
+    ]) {
+      assert.equal(parseWebviewMessage(value), undefined, JSON.stringify(value).slice(0, 80));
+    }
+  });
+
   it('drops extra properties instead of passing them on', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'stop', command: 'rm -rf' }), { type: 'stop' });
     assert.deepEqual(parseWebviewMessage({ type: 'send', text: 'hi', model: 'x' }), { type: 'send', text: 'hi' });

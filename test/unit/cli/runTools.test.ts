@@ -91,7 +91,7 @@ describe('claude-memory run with the text editor and bash', function () {
     const [view, insert, command] = toolResults(server!, 1);
     assert.equal(view.is_error, false);
     assert.match(String(insert.content), /--allow-edits/);
-    assert.match(String(command.content), /--allow-command "node" \(or --allow-command '\*'/);
+    assert.match(String(command.content), /--allow-command "node test.js" \(or --allow-command '\*'/);
     assert.equal(fs.readFileSync(path.join(ws, 'src', 'add.js'), 'utf8'), 'exports.add = (a, b) => a - b;\n');
   });
 

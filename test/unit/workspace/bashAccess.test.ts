@@ -12,6 +12,11 @@ class FakeShell implements ShellSession {
   readonly runs: Array<{ command: string; options: ShellRunOptions }> = [];
   async run(command: string, options: ShellRunOptions) {
     this.runs.push({ command, options });
+    if (command === 'npm install') {
+      // Two connections to the same host at once, then one to another.
+      const answers = await Promise.all([options.askNetwork?.('registry.npmjs.org', 443), options.askNetwork?.('registry.npmjs.org', 443), options.askNetwork?.('example.com', 443)]);
+      options.onOutput(`network: ${answers.join(',')}\n`);
+    }
     if (command === 'curl example.com') {
       const answer = await options.askNetwork?.('example.com', 443);
       options.onOutput(`network: ${answer ?? 'none'}\n`);
@@ -72,13 +77,19 @@ describe('bash tool: the access each command gets', () => {
     await plain.run('ls');
     await plain.run('ls');
     assert.deepEqual(plain.output.filter((t) => t.includes('unsandboxed')), ['[Commands run unsandboxed: no bwrap.]\n']);
+    // A card that said it before the choice: the output does not repeat it.
+    const carded = bed({ sandboxed: () => false, unsandboxed: () => ({ mode: 'off' }), unsandboxedNotice: 'Commands run unsandboxed: off.', rules: () => ({ allow: [], deny: [] }) });
+    await carded.run('make');
+    await carded.run('make test');
+    assert.equal(carded.asked.length, 2);
+    assert.deepEqual(carded.output.filter((t) => t.includes('unsandboxed')), []);
   });
 
   it('a request for a host goes to askNetwork with the call and the host; without it, none is asked', async () => {
     const requests: unknown[] = [];
     const b = bed({ rules: () => ({ allow: ['*'], deny: [] }), askNetwork: async (request) => (requests.push(request), 'deny') });
     await b.run('curl example.com');
-    assert.deepEqual(requests, [{ toolUseId: 't0', command: 'curl example.com', host: 'example.com', port: 443 }]);
+    assert.deepEqual(requests, [{ toolUseId: 't0', command: 'curl example.com', host: 'example.com', port: 443, program: 'curl' }]);
     assert.ok(b.output.includes('network: deny\n'));
     // A question still open when the command ends is withdrawn: its signal fires.
     let signal: AbortSignal | undefined;
@@ -88,5 +99,28 @@ describe('bash tool: the access each command gets', () => {
     const none = bed({ rules: () => ({ allow: ['*'], deny: [] }) });
     await none.run('curl example.com');
     assert.ok(none.output.includes('network: none\n'));
+  });
+
+  it('asks once per host while a command runs, however many connections it opens', async () => {
+    const requests: string[] = [];
+    const b = bed({ rules: () => ({ allow: ['*'], deny: [] }), askNetwork: async (request) => (requests.push(`${request.program} ${request.host}`), 'once') });
+    await b.run('npm install');
+    assert.deepEqual(requests, ['npm registry.npmjs.org', 'npm example.com']);
+    assert.ok(b.output.includes('network: once,once,once\n'));
+  });
+
+  it('an unsandboxed command says why on its question and its result; the question says what "Always allow" cannot cover', async () => {
+    const off = bed({ sandboxed: () => false, unsandboxed: () => ({ mode: 'off' }), rules: () => ({ allow: [], deny: [] }) });
+    const result = await off.run('f=$(mktemp) && node src/cli.js add milk');
+    const question = off.asked[0];
+    assert.equal(question.kind, 'command');
+    assert.deepEqual(question.kind === 'command' && question.unsandboxed, { mode: 'off' });
+    assert.deepEqual(question.kind === 'command' && question.prefixes, ['mktemp', 'node src/cli.js']);
+    assert.match(question.kind === 'command' ? question.stillAsks ?? '' : '', /sets variables/);
+    assert.equal(result.detail?.kind === 'command' && result.detail.unsandboxed, true);
+    const sandboxed = bed({ sandboxed: () => true, unsandboxed: () => ({ mode: 'off' }), rules: () => ({ allow: [], deny: [] }) });
+    const inside = await sandboxed.run('make test');
+    assert.equal(sandboxed.asked[0].kind === 'command' && sandboxed.asked[0].unsandboxed, undefined, 'sandboxed: nothing to warn about');
+    assert.equal(inside.detail?.kind === 'command' && inside.detail.unsandboxed, undefined);
   });
 });

@@ -125,6 +125,15 @@ describe('workspace text editor (text_editor_20250728)', () => {
     assert.deepEqual(bed.asked, [{ kind: 'edit', toolUseId: 'toolu_1', path: 'a.txt', before: 'old\n', after: 'new\n' }]);
   });
 
+  it('a Reject with words gives Claude what the user said', async () => {
+    bed = editorBed({ policy: { mode: 'ask' }, decision: { decision: 'deny', reason: 'keep the old name' } });
+    bed.write('a.txt', 'old\n');
+    const result = await bed.run({ command: 'str_replace', path: 'a.txt', old_str: 'old', new_str: 'new' });
+    assert.equal(result.is_error, true);
+    assert.match(String(result.content), /the user declined this edit of \S*a\.txt; nothing was changed\. The user said: keep the old name$/);
+    assert.equal(bed.read('a.txt'), 'old\n');
+  });
+
   it('refuses every write with the host\'s sentence under "refuse", and still reads', async () => {
     bed = editorBed({ policy: { mode: 'refuse', reason: 'Error: edits need --allow-edits.' } });
     bed.write('a.txt', 'old\n');

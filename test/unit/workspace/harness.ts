@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentToolResult, ApprovalDecision, ApprovalRequest, ToolApprover } from '../../../src/core/agent/tools';
+import type { AgentToolResult, ApprovalAnswer, ApprovalDecision, ApprovalRequest, ToolApprover } from '../../../src/core/agent/tools';
 import { TextEditorTool, type EditorDocuments, type EditWritePolicy } from '../../../src/core/workspace';
 import type { ProtectedWritePolicy } from '../../../src/core/workspace/editor';
 import { NodeMemoryFileSystem } from '../../../src/platform/node/nodeFileSystem';
@@ -19,7 +19,7 @@ export interface EditorBed {
 
 export interface EditorBedOptions {
   policy?: EditWritePolicy;
-  decision?: ApprovalDecision;
+  decision?: ApprovalDecision | ApprovalAnswer;
   documents?: EditorDocuments;
   excludes?: string[];
   maxCharacters?: number;

@@ -32,12 +32,49 @@ export type ToolChange =
 
 export type ApprovalState = 'pending' | 'once' | 'always' | 'deny';
 
-export type ToolApproval =
-  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState; sandboxed?: true }
+/**
+ * A card's question and its answer. `reason`: what the user said with Deny (Reject), shown on the
+ * answered card ("Denied: …") as Claude got it.
+ */
+export type ToolApproval = (
+  /**
+   * `prefixes`: the rules "Always allow" offers; `stillAsks`: what those rules cannot cover (the
+   * command asks again); `unsandboxed`: the command would run without the OS sandbox, and why.
+   */
+  | { kind: 'command'; command: string; prefixes: string[]; state: ApprovalState; sandboxed?: true; stillAsks?: string; unsandboxed?: CardUnsandboxed }
   /** `protected`: why the file is a protected place (code runs there); the card says it. */
   | { kind: 'edit'; path: string; added: number; removed: number; state: ApprovalState; protected?: string }
-  /** A sandboxed command asks to reach `host` (Allow once / Always allow host / Deny). */
-  | { kind: 'network'; host: string; state: ApprovalState };
+  /** A host question of a chat saved before questions moved to ToolNetwork (shown as it was answered). */
+  | { kind: 'network'; host: string; state: ApprovalState }
+) & {
+  /** Refused without an answer (Stop, New Chat, the window closed while it waited): nobody denied it. */
+  unanswered?: true;
+  reason?: string;
+};
+
+/** Why a command runs without the OS sandbox: the setting (`off`), or it cannot run here (`why`; `help`: how to install it). */
+export type CardUnsandboxed = { mode: 'off' } | { mode: 'unavailable'; why: string; help?: string };
+
+/**
+ * A running sandboxed command's request for a host nobody allowed, on the command's card below
+ * its own approval line. `blocked`: the command ended (or was stopped) before the user answered,
+ * so the request was refused without anyone's answer; `offer`: the card offers (once per host in
+ * a chat) to add the host to sandbox.allowedDomains, `added` once the user did.
+ */
+export interface ToolNetwork {
+  host: string;
+  port?: number;
+  state: ApprovalState | 'blocked';
+  /** The command's program (`npm`), when it has one part. */
+  program?: string;
+  offer?: true;
+  added?: true;
+}
+
+/** `host:port` of a host request, as its card shows it and its buttons name it. */
+export function networkLabel(ask: { host: string; port?: number }): string {
+  return ask.port === undefined ? ask.host : `${ask.host}:${ask.port}`;
+}
 
 /** A workspace edit on a card: its folder-relative path and size. `undone`: Undo restored the file. */
 export interface ToolEdit {
@@ -81,8 +118,10 @@ export interface ChatAttachment {
   label: string;
   /** Shown on hover: the path relative to its folder. */
   detail: string;
-  /** The active editor's file or selection (follows the editor; removable). */
+  /** The active editor's file or selection: implicit, it follows the editor (a toggle, not removed). */
   current?: boolean;
+  /** The implicit chip turned off: shown, not sent. */
+  off?: true;
 }
 
 /** What the button on the "chat is off" banner does. */
@@ -135,6 +174,10 @@ export type ChatEntry = RewindMarks & (
       change?: ToolChange;
       /** A question on the card (a command to allow, an edit to accept) and its answer. */
       approval?: ToolApproval;
+      /** A running command's requests for hosts (sandboxed): each a question, its answer, or "blocked". */
+      network?: ToolNetwork[];
+      /** The command ran (or would run) without the OS sandbox: the card's head says so. */
+      unsandboxed?: true;
       /** A command's live output (its end; the card scrolls). */
       output?: string;
       /**
@@ -282,12 +325,21 @@ export type WebviewToExtension =
   | { type: 'openFolder' }
   | { type: 'reopenPrevious' }
   | { type: 'removeAttachment'; id: string }
+  /** The implicit current-file chip's toggle: on (sent with the message) or off. */
+  | { type: 'toggleAttachment'; id: string }
   /** A code block's toolbar: copy it, insert it at the editor's cursor, or open it as a new file. */
   | { type: 'code'; action: CodeAction; code: string; language?: string }
-  /** A card's approval buttons. */
-  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' | 'sandboxed'; rule?: string; reason?: string }
+  /**
+   * A card's approval buttons. `rule`: the one "Always allow" rule chosen (absent with `always`:
+   * every rule the card offered); `host`: the host question answered (networkLabel).
+   */
+  | { type: 'approve'; entryId: string; decision: 'once' | 'always' | 'deny' | 'sandboxed'; rule?: string; reason?: string; host?: string }
   /** The approval card's "Manage Command Rules" link. */
   | { type: 'manageRules' }
+  /** An unsandboxed command's "Turn the sandbox on (claudeMemory.sandbox)": opens that setting. */
+  | { type: 'sandboxSetting' }
+  /** A blocked host's offer (`host`: networkLabel): add it to the user's sandbox.allowedDomains. */
+  | { type: 'allowHost'; entryId: string; host: string }
   /** An edit card's Open Diff (also for an edit waiting for Accept) and Undo. */
   | { type: 'openDiff'; entryId: string }
   | { type: 'undoEdit'; entryId: string }

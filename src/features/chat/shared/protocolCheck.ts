@@ -22,10 +22,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Messages without a payload, by type. */
-const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'getApiKey', 'openSettings', 'manageTrust', 'openFolder', 'reopenPrevious', 'manageRules']);
+const BARE_WEBVIEW_TYPES = new Set(['ready', 'stop', 'retry', 'setApiKey', 'getApiKey', 'openSettings', 'manageTrust', 'openFolder', 'reopenPrevious', 'manageRules', 'sandboxSetting']);
 /** Longest "Always allow" rule and Deny reason accepted from an approval card. */
 export const MAX_RULE_CHARS = 500;
 export const MAX_REASON_CHARS = 4000;
+/** Longest host (with its port) a card's network question names. */
+export const MAX_HOST_CHARS = 300;
+
+function isHost(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value.length <= MAX_HOST_CHARS && /^[A-Za-z0-9.:[\]_-]+$/.test(value);
+}
 const CODE_ACTIONS = new Set<string>(['copy', 'insert', 'newFile']);
 /** Every follow-up button, in the order a message shows them. */
 export const FOLLOW_UP_ACTIONS: readonly FollowUpAction[] = ['reviewFeatures', 'resume'];
@@ -51,11 +57,16 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     return { type, text };
   }
   if (type === 'approve') {
-    const { entryId, decision, rule, reason } = value;
+    const { entryId, decision, rule, reason, host } = value;
     if (!isEntryId(entryId) || (decision !== 'once' && decision !== 'always' && decision !== 'deny' && decision !== 'sandboxed')) return undefined;
     if (rule !== undefined && (typeof rule !== 'string' || rule.length > MAX_RULE_CHARS || decision !== 'always')) return undefined;
     if (reason !== undefined && (typeof reason !== 'string' || reason.length > MAX_REASON_CHARS || decision !== 'deny' && decision !== 'sandboxed')) return undefined;
-    return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}) };
+    if (host !== undefined && (!isHost(host) || decision === 'sandboxed' || rule !== undefined)) return undefined;
+    return { type, entryId, decision, ...(rule !== undefined ? { rule } : {}), ...(reason !== undefined ? { reason } : {}), ...(host !== undefined ? { host } : {}) };
+  }
+  if (type === 'allowHost') {
+    const { entryId, host } = value;
+    return isEntryId(entryId) && isHost(host) ? { type, entryId, host } : undefined;
   }
   if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile' || type === 'rewind') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
@@ -77,7 +88,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const action = value.action;
     return action === 'keep' || action === 'undo' ? { type, action } : undefined;
   }
-  if (type === 'removeAttachment') {
+  if (type === 'removeAttachment' || type === 'toggleAttachment') {
     return isEntryId(value.id) ? { type, id: value.id } : undefined;
   }
   if (type === 'code') {
