@@ -18,19 +18,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundleCli, REPO, runScriptedCli, type ScriptedRun } from './support';
+import { bundleCli, hasBwrap, REPO, runScriptedCli, type ScriptedRun } from './support';
 
 const CLI = path.join(REPO, 'out', 'test-cli', 'boundary-cli.js');
 const KEY = 'sk-ant-api03-BOUNDARY-SUITE-KEY-1a2b3c4d5e6f';
 
-const hasBwrap = (() => {
-  try {
-    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** git outside any sandbox, as the user's next `git status` would run it. */
 function git(cwd: string, args: string[], home: string): string {

@@ -10,20 +10,12 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bundleCli, REPO, runScriptedCli } from './support';
+import { bundleCli, hasBwrap, REPO, runScriptedCli } from './support';
 
 const CLI = path.join(REPO, 'out', 'test-cli', 'signals-cli.js');
 const KEY = 'sk-ant-api03-SIGNALS-SUITE-KEY-9z8y7x6w5v';
 const CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
-const hasBwrap = (() => {
-  try {
-    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 interface Proc {
   pid: number;

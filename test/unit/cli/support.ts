@@ -1,10 +1,20 @@
 /** Shared by the CLI process tests: building the CLI bundle they spawn. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { startMockMessagesApi, type MockStep } from '../../support/mockMessagesApi';
+
+/** Whether bubblewrap is installed here (the sandboxed suites skip without it). */
+export const hasBwrap = (() => {
+  try {
+    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 /** The repository root, four levels above out/test/unit/cli/. */
 export const REPO = path.resolve(__dirname, '../../../..');
