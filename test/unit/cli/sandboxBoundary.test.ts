@@ -301,24 +301,32 @@ describe('sandbox boundary without bubblewrap: the rules', function () {
   });
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
-  it('a read-only default that names a credential place of the new list, or writes git\'s places, is not run unasked', async () => {
+  it('a read-only default that names a credential place of the new list, and a command that writes git\'s or the protected places, are not run unasked', async () => {
     const ws = path.join(base, 'ws');
     const home = path.join(base, 'home');
     fs.mkdirSync(ws);
     fs.mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
     fs.writeFileSync(path.join(home, '.config', 'git', 'credentials'), 'GITCRED-SECRET\n');
     fs.writeFileSync(path.join(home, '.pgpass'), 'PGPASS-SECRET\n');
+    fs.mkdirSync(path.join(home, '.m2'));
+    fs.writeFileSync(path.join(home, '.m2', 'settings.xml'), 'MAVEN-SECRET\n');
+    fs.writeFileSync(path.join(home, '.yarnrc.yml'), 'YARN-SECRET\n');
+    fs.writeFileSync(path.join(home, '.bash_history'), 'HISTORY-SECRET\n');
     git(ws, ['init', '-q'], home);
+    fs.mkdirSync(path.join(ws, 'vendor'));
+    git(path.join(ws, 'vendor'), ['init', '-q'], home);
+    const writes = ['echo /tmp > .git/commondir', 'echo x > .git/config.worktree', 'echo x >> vendor/.git/config', "echo '* filter=x' > .git/info/attributes", 'echo x > .envrc', 'tee .npmrc < /dev/null'];
     const outcome = await runScriptedCli({
       cli: CLI,
       workspace: ws,
-      commands: ['cat ~/.config/git/credentials', 'cat ~/.pgpass', 'head -1 ~/.claude/.credentials.json', 'echo /tmp > .git/commondir'],
+      commands: ['cat ~/.config/git/credentials', 'cat ~/.pgpass', 'head -1 ~/.claude/.credentials.json', 'cat ~/.m2/settings.xml', 'grep -h SECRET ~/.yarnrc.yml', 'tail ~/.bash_history', ...writes],
       flags: ['--no-sandbox'],
       env: { HOME: home, PATH: process.env.PATH, ANTHROPIC_API_KEY: KEY, XDG_STATE_HOME: path.join(base, 'state') },
     });
     assert.equal(outcome.code, 0, outcome.stderr);
     for (const result of outcome.results) assert.match(result, /not allowed in this run/);
     assert.ok(!outcome.results.join('\n').includes('SECRET'));
-    assert.equal(fs.existsSync(path.join(ws, '.git', 'commondir')), false);
+    for (const p of ['.git/commondir', '.git/config.worktree', '.git/info/attributes', '.envrc', '.npmrc']) assert.equal(fs.existsSync(path.join(ws, p)), false, p);
+    assert.doesNotMatch(fs.readFileSync(path.join(ws, 'vendor', '.git', 'config'), 'utf8'), /^x$/m);
   });
 });
