@@ -192,7 +192,7 @@ export async function wrapInSandbox(script: string, policy: SandboxPolicy, optio
     check: () => {
       const snapshot = boundary.snapshot;
       if (snapshot === undefined) return [];
-      const quarantine = new Quarantine(path.join(checkpointRepositoryDir(policy.workspace, path.join(stateRoot(), 'quarantine')), new Date().toISOString().replace(/[:.]/g, '-')));
+      const quarantine = new Quarantine(path.join(quarantineDir(policy.workspace), new Date().toISOString().replace(/[:.]/g, '-')));
       return checkAfterCommand(snapshot, quarantine);
     },
     end: () => {
@@ -203,6 +203,17 @@ export async function wrapInSandbox(script: string, policy: SandboxPolicy, optio
       SandboxManager.cleanupAfterCommand();
     },
   };
+}
+
+/** Where the check after a command moves what it made in protected places, per workspace folder. */
+function quarantineDir(workspace: string): string {
+  const home = path.join(stateRoot(), 'quarantine');
+  try {
+    return checkpointRepositoryDir(workspace, home);
+  } catch {
+    // The folder is gone (the command removed it): its name still tells the quarantines apart.
+    return path.join(home, `${path.basename(workspace).replace(/[^A-Za-z0-9._-]/g, '_') || 'folder'}-gone`);
+  }
 }
 
 /** The boundary as the runtime's filesystem policy (macOS: Seatbelt refuses paths that do not exist too). */

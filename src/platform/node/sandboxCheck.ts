@@ -114,10 +114,10 @@ export function checkAfterCommand(snapshot: Snapshot, quarantine: Quarantine, op
     const now = entryState(p);
     if (sameState(before, now)) continue;
     if (now.kind !== 'absent') moveOut(p);
-    else undone.push({ shown: shown(p) });
     if (before.kind === 'link') {
       try {
         fs.symlinkSync(before.target, p);
+        if (now.kind === 'absent') undone.push({ shown: shown(p) });
       } catch {
         // Its folder went away with it: nothing left to point from.
       }
@@ -128,7 +128,14 @@ export function checkAfterCommand(snapshot: Snapshot, quarantine: Quarantine, op
   const after = findGitPlaces(snapshot.workspace, { gitConfig: false, extraGitDirs: [...snapshot.git.gitDirs.keys()] });
   for (const gitDir of after.gitDirs.keys()) {
     if (snapshot.git.gitDirs.has(gitDir) || !inWriteRoot(gitDir)) continue;
-    for (const p of unsafeInNewGitDir(gitDir, snapshot, options)) moveOut(p);
+    let unsafe: string[];
+    try {
+      unsafe = unsafeInNewGitDir(gitDir, snapshot, options);
+    } catch {
+      // It changed while it was looked at (nothing of the command runs any more): judged whole.
+      unsafe = [gitDir];
+    }
+    for (const p of unsafe) moveOut(p);
   }
   return undone;
 }
