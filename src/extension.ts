@@ -51,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const tree = memoryTree.register(context, services, prompts);
   context.subscriptions.push(registerHandEdits(services));
   const changeFeed = changes.register(context, services, prompts);
-  const { api: chat, feature: chatParts } = chatFeature.register(context, services, prompts);
+  const { api: chat, feature: chatParts } = chatFeature.register(context, services, prompts, changeFeed);
   beforeExit = () => chatParts.controller.flush();
   const multiSession = session.register(context, services, chat);
   const agentAccess = agents.register(context, services, () => chat.folder());

@@ -4,7 +4,7 @@
  * Undo All. The extension owns the summary (it is saved with the chat) and sends it whole on every
  * change; this only draws it. Whether the list is folded is the page's own (saved state).
  */
-import { summaryLine, type ChangeSummaryView, type SummaryRow } from '../../src/features/chat/shared/changeSummary';
+import { notCoveredLine, summaryLine, type ChangeSummaryView, type SummaryRow } from '../../src/features/chat/shared/changeSummary';
 import type { WebviewToExtension } from '../../src/features/chat/shared/protocol';
 import { element, icon } from './dom';
 import { vscode } from './page';
@@ -94,11 +94,16 @@ function content(view: ChangeSummaryView, host: ChangeSummaryHost): HTMLElement[
   }
   const reviewed = reviewedLine(view);
   if (reviewed !== undefined) parts.push(element('div', 'cs-reviewed', reviewed, { role: 'status' }));
+  if (view.notCovered !== undefined) {
+    const line = element('div', 'cs-not-covered', undefined, { title: 'Checkpoints leave out what .gitignore ignores (build output, node_modules, local data): a change there is not listed and cannot be undone or rewound here.' });
+    line.append(icon('eye-closed'), document.createTextNode(` ${notCoveredLine(view.notCovered)}`));
+    parts.push(line);
+  }
   return parts;
 }
 
 function headline(view: ChangeSummaryView): string {
-  if (view.rows.length === 0) return 'All changes reviewed';
+  if (view.rows.length === 0) return view.kept + view.undone > 0 ? 'All changes reviewed' : 'No changes to review';
   return `${summaryLine(view)}${view.running ? ' so far' : ''}`;
 }
 

@@ -25,6 +25,7 @@ import {
   type ExtensionToWebview,
 } from '../../src/features/chat/shared/protocol';
 import { composerEnter, isArmed, noticeWaitingCards, updateTypingHint, waitingCard } from './approvalFocus';
+import { applyDraft } from './composerDraft';
 import { drawChanges, SUMMARY_FOLDED } from './changeSummary';
 import { holdAnchor, nearEnd } from './following';
 import { redrawFollowUps } from './followUps';
@@ -317,11 +318,8 @@ function handle(message: ExtensionToWebview): void {
       input.focus();
       return;
     case 'draft':
-      // Queued messages that will not be sent come back into the input, never dropped.
-      input.value = input.value.trim() === '' ? message.text : `${message.text}\n\n${input.value}`;
-      composerNote.textContent = message.reason;
-      composerNote.hidden = false;
-      saveSoon();
+      // Queued messages come back into the input, never dropped; a rewound message never merges into a draft unasked.
+      applyDraft(input, composerNote, message, saveSoon);
       return;
   }
   requestFrame();

@@ -7,7 +7,7 @@ import type { ChatEntry, CodeAction, ErrorAction, FollowUpAction, NoticeAction, 
 
 export type CardMessage = Extract<
   WebviewToExtension,
-  { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' | 'rewind' | 'sandboxSetting' | 'allowHost' }
+  { type: 'approve' | 'openDiff' | 'undoEdit' | 'showChange' | 'unfoldOutput' | 'manageRules' | 'openFile' | 'rewind' | 'undoRewind' | 'sandboxSetting' | 'allowHost' }
 >;
 import { decorateCodeBlocks } from './codeBlocks';
 import { element, icon } from './dom';

@@ -79,7 +79,7 @@ export function toolCard(entry: Extract<ChatEntry, { kind: 'tool' }>, callbacks:
     card.append(bar);
   }
   if (entry.edit) card.append(editBar(entry.id, entry.edit, callbacks));
-  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, entry.change, callbacks));
+  if (entry.version !== undefined && !entry.tool) card.append(historyBar(entry.id, entry.version, entry.change, callbacks, entry.undone === true));
 
   const body = toolBody(entry);
   if (body) {
@@ -186,12 +186,17 @@ function editBar(id: string, edit: ToolEdit, callbacks: EntryCallbacks): HTMLEle
 }
 
 /** A memory write's link to its version in the Memory Changes feed (the diff opens with it). */
-function historyBar(id: string, version: number, change: ToolChange | undefined, callbacks: EntryCallbacks): HTMLElement {
+function historyBar(id: string, version: number, change: ToolChange | undefined, callbacks: EntryCallbacks, undone: boolean): HTMLElement {
   const bar = element('div', 'tool-edit tool-history');
   const size = change ? changeSize(change) : undefined;
   if (size) bar.append(element('span', 'edit-size', `+${size.added} −${size.removed}`, { title: `${size.added} line(s) added, ${size.removed} removed` }));
   const link = cardLink('History', 'history', { type: 'showChange', entryId: id }, callbacks, 'show-change');
   link.title = `Show version ${version} in Memory Changes, with its diff`;
   bar.append(link);
+  if (undone) {
+    const mark = element('span', 'edit-undone', undefined, { title: 'You undid this file in the change summary: it is back to how it was before. Claude is told with your next message.' });
+    mark.append(icon('discard'), document.createTextNode(' Undone'));
+    bar.append(mark);
+  }
   return bar;
 }

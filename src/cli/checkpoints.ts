@@ -4,7 +4,7 @@
  * places outside the workspace, shared with the extension) and going back to one of them.
  */
 import { formatSize } from '../core/memory';
-import { planSummary, UnknownCheckpointError, type CheckpointInfo, type CheckpointStore, type FileChange, type MemoryStep, type RewindPlan } from '../core/checkpoints';
+import { BranchNotMovableError, branchLine, planSummary, UnknownCheckpointError, type CheckpointInfo, type CheckpointStore, type FileChange, type MemoryStep, type RewindPlan, type RewindResult } from '../core/checkpoints';
 import { displayOf } from '../core/memory/paths';
 import { openCheckpoints } from '../platform/node/checkpointRepository';
 import { CLI_NAME, type CommandStartIo, parseOptions, startCommand, UsageError } from './args';
@@ -25,7 +25,7 @@ Options:
   -h, --help            Show this help.
 `;
 
-export const REWIND_USAGE = `Usage: ${CLI_NAME} rewind [--workspace DIR] [--dry-run] ID
+export const REWIND_USAGE = `Usage: ${CLI_NAME} rewind [--workspace DIR] [--dry-run] [--move-branch] ID
 
 Brings DIR and its memory back to checkpoint ID (see '${CLI_NAME} checkpoints'): files changed
 since get their content back, files created since are removed, files deleted since come back,
@@ -33,9 +33,17 @@ and memory files return to their versions then (recorded as your versions, so ea
 undone). Files the .gitignore files ignore, .git and untracked files that did not change are not
 touched. The state just before is saved as a new checkpoint, so the rewind can be rewound.
 
+Commits made on DIR's branch since the checkpoint are named, and stay on the branch (the rewind
+then shows as uncommitted changes) unless --move-branch moves the branch back to the commit it
+was on then. The commits stay in the reflog ('git reflog'). The branch is moved only when the
+checkpoint explains how it moved: the same branch, only new commits (no rebase, reset or
+amend), nothing staged, no merge in progress, and every file the commits change is one the
+rewind brings back; otherwise the rewind says why and changes nothing.
+
 Options:
   -w, --workspace DIR   Workspace folder (default: the current folder).
       --dry-run         Only list what the rewind would change.
+      --move-branch     Move the branch back (or forward again) to the checkpoint's commit too.
   -h, --help            Show this help.
 `;
 
@@ -87,17 +95,21 @@ export async function rewindCommand(argv: string[], io: CommandStartIo = process
     const store = await open(workspace, io, 'rewind');
     if (args.dryRun) {
       const plan = await store.preview(args.id);
-      io.stdout.write(`Rewinding to checkpoint ${plan.checkpointId} would change ${planSummary(plan)}.\n${planLines(plan, 'would')}`);
+      io.stdout.write(`Rewinding to checkpoint ${plan.checkpointId} would change ${planSummary(plan)}.\n${planLines(plan, 'would')}${branchLines(plan, args.moveBranch)}`);
       return 0;
     }
-    const result = await store.rewind(args.id);
-    io.stdout.write(`Rewound to checkpoint ${result.checkpointId}: ${planSummary(result)}.\n${planLines(result, 'did')}`);
-    io.stdout.write(`Undo this rewind with '${CLI_NAME} rewind ${result.backup.id}'.\n`);
-    return 0;
+    const result = await store.rewind(args.id, { moveBranch: args.moveBranch });
+    io.stdout.write(`Rewound to checkpoint ${result.checkpointId}: ${planSummary(result)}.\n${planLines(result, 'did')}${branchLines(result, args.moveBranch)}`);
+    io.stdout.write(`Undo this rewind with '${CLI_NAME} rewind ${result.backup.id}${result.branchMoved ? ' --move-branch' : ''}'.\n`);
+    return result.branchError === undefined ? 0 : 1;
   } catch (e) {
     if (e instanceof UnknownCheckpointError) {
       io.stderr.write(`${CLI_NAME} rewind: there is no checkpoint '${e.id}' (see '${CLI_NAME} checkpoints').\n`);
       return 2;
+    }
+    if (e instanceof BranchNotMovableError) {
+      io.stderr.write(`${CLI_NAME} rewind: ${e.message} Nothing was rewound; without --move-branch the files alone go back.\n`);
+      return 1;
     }
     io.stderr.write(`${CLI_NAME} rewind: ${oneLine(e)}\n`);
     return 1;
@@ -122,6 +134,24 @@ const MEMORY_VERBS: Record<MemoryStep['action'], [string, string]> = {
   remove: ['removed', 'remove'],
   unavailable: ['not restored (no longer in history)', 'not restore (no longer in history)'],
 };
+
+/**
+ * The branch's lines: the commits since and what happens to them ("1 commit since stays on main:
+ * e8da554 Add remove()"), why the branch cannot move, or that it moved.
+ */
+export function branchLines(plan: RewindPlan | RewindResult, moveBranch: boolean): string {
+  const git = plan.git;
+  if (git === undefined) return '';
+  const result = 'backup' in plan ? plan : undefined;
+  const moved = result?.branchMoved === true;
+  const lines = [branchLine(git, moved || (result === undefined && moveBranch && git.movable))];
+  if (result?.branchError !== undefined) lines.push(`The branch was not moved: ${result.branchError}`);
+  else if (!git.movable && git.reason !== undefined) lines.push(`The branch is not moved with a rewind: ${git.reason}`);
+  else if (!moved && !moveBranch) lines.push(`Add --move-branch to move ${git.branch ?? 'it'} ${git.direction === 'forward' ? 'forward' : 'back'} too.`);
+  if (git.total > 1) for (const c of git.commits) lines.push(`  ${c.id} ${c.subject}`);
+  if (git.total > git.commits.length) lines.push(`  … and ${git.total - git.commits.length} more`);
+  return lines.map((l) => `${l}\n`).join('');
+}
 
 /** One line per change, then what was (or would be) left alone and why. */
 export function planLines(plan: RewindPlan, mode: 'did' | 'would'): string {
@@ -151,11 +181,12 @@ function parseRewindArgs(argv: string[]) {
     {
       workspace: { type: 'string', short: 'w' },
       'dry-run': { type: 'boolean' },
+      'move-branch': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     true,
   );
   const help = values.help === true;
   if (!help && positionals.length !== 1) throw new UsageError(positionals.length === 0 ? 'the checkpoint ID is missing' : `one ID only, got ${positionals.length}`);
-  return { help, workspace: values.workspace, dryRun: values['dry-run'] === true, id: positionals[0] ?? '' };
+  return { help, workspace: values.workspace, dryRun: values['dry-run'] === true, moveBranch: values['move-branch'] === true, id: positionals[0] ?? '' };
 }

@@ -43,6 +43,8 @@ export const COMMANDS = {
   restoreExpired: 'claudeMemory.changes.restoreExpired',
   markAllReviewed: 'claudeMemory.changes.markAllReviewed',
   showChange: 'claudeMemory.changes.show',
+  acceptEditInDiff: 'claudeMemory.chat.acceptEdit',
+  rejectEditInDiff: 'claudeMemory.chat.rejectEdit',
 } as const;
 
 export type CommandId = (typeof COMMANDS)[keyof typeof COMMANDS];
@@ -71,6 +73,8 @@ export const CONTEXT_KEYS = {
   canResume: 'claudeMemory.canResume',
   /** The active editor tab is a diff of a memory file's earlier version (Restore This Version shows). */
   versionDiffActive: 'claudeMemory.versionDiffActive',
+  /** The active editor tab is the diff of an edit waiting on its chat card (Accept / Reject show in its title bar). */
+  pendingEditDiffActive: 'claudeMemory.pendingEditDiffActive',
 } as const;
 
 /** Uri schemes of the extension's read-only documents. */

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, untilChat, waitForWorkbench, webviewFrame } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot, screenshotsDir, sendFromComposer, switchTheme, until, untilAnsweredAllowingOnce, untilChat, waitForWorkbench, webviewFrame } from './support';
 import { chatSuite } from './support/chatSuite';
 
 const FEATURES = JSON.stringify([{ id: 'F001', category: 'core', description: 'List todos', steps: ['run npm test'], passes: false }], null, 2) + '\n';
@@ -49,12 +49,7 @@ suite('change summary above the composer (e2e)', function () {
     await sendFromComposer(chat, 'Make F001 pass.');
     // A command that writes through a redirection asks on its card: allowed once, as a user would.
     const answer = chat.locator('.entry.assistant', { hasText: 'F001 works now.' });
-    const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
-    for (let i = 0; i < 6 && !(await answer.isVisible()); i++) {
-      await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
-      if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
-    }
-    await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
+    await untilAnsweredAllowingOnce(chat, answer, 6);
 
     const summary = chat.locator('.change-summary');
     await untilChat(chat, summary.locator('.cs-title', { hasText: '3 files changed · 2 memory files · 1 feature' }), 'the summary\'s counts', { timeout: 30_000 });
@@ -140,5 +135,73 @@ suite('change summary above the composer (e2e)', function () {
     assert.match(sent, /the user undid these changes with the chat's change summary/);
     assert.match(sent, /src\/todo\.js: back to its content before the change/);
     assert.match(sent, /src\/old\.js: deleted since, brought back/);
+  });
+
+  test('one review state per file: Keep of a memory file reviews its Memory Changes rows, its Undo marks the card; a created file counts alike on card and summary; ignored files are named', async function () {
+    const { page } = wb;
+    chat = webviewFrame(page);
+    const memory = path.join(ws, '.claude-memories');
+    fs.writeFileSync(path.join(memory, 'features.json'), FEATURES);
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\ntodos.json\n');
+    const eight = Array.from({ length: 8 }, (_, i) => `test('rm ${i + 1}', () => {});`).join('\n') + '\n';
+    mock.script([
+      { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'create', path: 'test/rm.test.js', file_text: eight } }] },
+      { content: [{ type: 'tool_use', name: 'bash', input: { command: "printf '[{\"id\":1}]\\n' > todos.json" } }] },
+      { content: [{ type: 'tool_use', input: { command: 'create', path: '/memories/progress.md', file_text: '## Session\n- added rm tests\n- todos.json has one todo\n' } }] },
+      { content: [{ type: 'tool_use', input: { command: 'str_replace', path: '/memories/features.json', old_str: '"passes": false', new_str: '"passes": true' } }] },
+      { content: [{ type: 'text', text: 'rm is tested.' }] },
+    ]);
+    await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
+    await sendFromComposer(chat, 'Test the rm command.');
+    const answer = chat.locator('.entry.assistant', { hasText: 'rm is tested.' });
+    await untilAnsweredAllowingOnce(chat, answer, 6);
+    assert.ok(fs.existsSync(path.join(ws, 'todos.json')), 'the command wrote the ignored file');
+
+    // A created 8-line file is +8 on its card and in the summary.
+    const summary = chat.locator('.change-summary');
+    const row = (p: string) => summary.locator(`.cs-row[data-path="${p}"]`);
+    await untilChat(chat, row('test/rm.test.js'), 'the created file\'s row', { timeout: 30_000 });
+    const card = chat.locator('.entry.tool', { hasText: 'rm.test.js' }).first();
+    assert.strictEqual((await card.locator('.edit-size').textContent())?.trim(), '+8 −0');
+    assert.strictEqual((await row('test/rm.test.js').locator('.cs-size').textContent())?.replace(/\s+/g, ''), '+8−0');
+    // What checkpoints do not cover is said under the summary.
+    const notCovered = summary.locator('.cs-not-covered');
+    await untilChat(chat, notCovered, 'the line about ignored files', { timeout: 30_000 });
+    assert.match((await notCovered.textContent()) ?? '', /Not covered by checkpoints \(ignored by \.gitignore\), so Undo and Rewind leave it: todos\.json/);
+    const sidebar = page.locator('.part.sidebar');
+    await page.screenshot({ path: path.join(screenshotsDir, 'change-summary-not-covered-300-light-crop.png'), clip: (await sidebar.boundingBox())! });
+    for (const [theme, name, kind] of [['Dark Modern', 'dark', 'vscode-dark'], ['Dark High Contrast', 'hc', 'vscode-high-contrast']] as const) {
+      await again(() => switchTheme(page, theme));
+      await chat.locator(`body.${kind}`).waitFor({ timeout: UI_TIMEOUT });
+      await page.screenshot({ path: path.join(screenshotsDir, `change-summary-not-covered-300-${name}-crop.png`), clip: (await sidebar.boundingBox())! });
+    }
+    await again(() => switchTheme(page, 'Light Modern'));
+    await chat.locator('body.vscode-light').waitFor({ timeout: UI_TIMEOUT });
+
+    // Keep progress.md here: its row in Memory Changes is reviewed (no ●); features.json's is not yet.
+    await row('progress.md').locator('[data-action="summary-keep"]').click();
+    await untilChat(chat, summary.locator('.cs-reviewed', { hasText: '1 kept' }), 'the Keep');
+    const feed = await again(() => focusView(page, 'Memory Changes', UI_TIMEOUT));
+    // A row to review has "●" before its description; a reviewed one has not.
+    const reviewedLater = (label: string, unseen: boolean): Promise<void> => {
+      const row = feed.locator('.monaco-list-row', { hasText: label }).first();
+      const state = row.locator('.label-description', unseen ? { hasText: '●' } : { hasNotText: '●' });
+      return until(state, `${label} ${unseen ? 'to review' : 'reviewed'} in Memory Changes`, async () => (await feed.innerText()) ?? '');
+    };
+    await reviewedLater('progress.md', false);
+    await reviewedLater('features.json', true);
+    await screenshot(page, 'change-feed-after-summary-keep-light');
+    await page.screenshot({ path: path.join(screenshotsDir, 'change-feed-after-summary-keep-300-light-crop.png'), clip: (await sidebar.boundingBox())! });
+
+    // Undo features.json here: its memory card says Undone, and its Memory Changes row is reviewed too.
+    await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
+    chat = webviewFrame(page);
+    await chat.locator('.change-summary .cs-row[data-path="features.json"] [data-action="summary-undo"]').click();
+    const featuresCard = chat.locator('.entry.tool', { has: chat.locator('.tool-history') }).filter({ hasText: 'features.json' }).last();
+    await untilChat(chat, featuresCard.locator('.edit-undone'), 'the features.json card marked undone', { timeout: 30_000 });
+    assert.strictEqual(fs.readFileSync(path.join(memory, 'features.json'), 'utf8'), FEATURES);
+    await screenshot(page, 'change-summary-memory-undone-light');
+    await again(() => focusView(page, 'Memory Changes', UI_TIMEOUT));
+    await reviewedLater('features.json', false);
   });
 });

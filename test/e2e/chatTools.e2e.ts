@@ -105,7 +105,7 @@ suite('chat workspace tools (e2e)', function () {
     fs.writeFileSync(todoFile, fs.readFileSync(todoFile, 'utf8').replace(NEW, OLD));
   });
 
-  test('Reject on an edit\'s card reaches Claude as an error and writes nothing', async function () {
+  test('Reject (here from the diff\'s title bar, where Accept shows too) reaches Claude as an error and writes nothing', async function () {
     mock.script([
       { content: [{ type: 'tool_use', name: 'str_replace_based_edit_tool', input: { command: 'str_replace', path: 'src/todo.js', old_str: OLD, new_str: 'let todos = [];' } }] },
       { content: [{ type: 'text', text: 'Understood, I left todo.js alone.' }] },
@@ -115,8 +115,19 @@ suite('chat workspace tools (e2e)', function () {
     await sendFromComposer(chat, 'Make the list a let.');
     const card = chat.locator('.entry.tool:has(.approval-pending [data-action="accept"])');
     await card.waitFor({ timeout: 30_000 });
-    await card.locator('[data-action="reject"]').click();
+    // Open Diff from the waiting card: the diff's title bar offers Accept and Reject, the card's answers.
+    await card.locator('[data-action="open-diff"]').click();
+    const page = wb.page;
+    const titleBar = page.locator('.editor-group-container.active .title .editor-actions');
+    const accept = titleBar.locator('[aria-label^="Accept Claude\'s Edit"]');
+    const reject = titleBar.locator('[aria-label^="Reject Claude\'s Edit"]');
+    await until(reject, 'Reject in the diff\'s title bar', async () => (await titleBar.innerHTML().catch(() => '')).slice(0, 2000), { timeout: 15_000 });
+    assert.ok(await accept.isVisible(), 'Accept is in the title bar too');
+    await screenshot(page, 'chat-tools-ask-diff-accept-reject-light');
+    await reject.click();
     await chat.locator('.entry.tool .approval-deny', { hasText: 'Rejected' }).waitFor({ timeout: 10_000 });
+    // Answered: the diff closed and its buttons went with it.
+    await until(reject, 'the diff closed, its buttons gone', async () => (await page.locator('.tabs-container').innerText()) ?? '', { state: 'detached', timeout: 10_000 });
     await chat.locator('.entry.assistant', { hasText: 'left todo.js alone' }).waitFor({ timeout: 30_000 });
     const results = (mock.requests.at(-1)?.body.messages as Array<{ content: ToolResultBlock[] | string }>).at(-1)?.content as ToolResultBlock[];
     assert.strictEqual(results[0].is_error, true, 'Reject is an error for Claude');

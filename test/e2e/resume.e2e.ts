@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
 import type { MockMessagesApi } from '../support/mockMessagesApi';
-import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot } from './support';
+import { LaunchedWorkbench, UI_TIMEOUT, again, focusView, runCommand, screenshot, untilChat } from './support';
 import { chatSuite } from './support/chatSuite';
 
 const FEATURES = [
@@ -73,5 +73,52 @@ suite('Resume Session runs the routine (e2e)', function () {
     await features.locator('.monaco-list-row', { hasText: 'add a todo' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await features.locator('.monaco-list-row', { hasText: 'list todos' }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT });
     await screenshot(page, 'resume-features-light');
+  });
+
+  test('Chat History names the session by what it did; rewinding it puts no routine in the composer and keeps the draft; no title or tooltip quotes the routine', async function () {
+    const page = wb.page;
+    // Chat History calls the chat by what its session did (F001 now passes), with no folder line in a one-folder workspace.
+    await again(() => runCommand(page, 'Claude Memory: Chat History', UI_TIMEOUT));
+    const history = page.locator('.quick-input-widget');
+    const current = history.locator('.quick-input-list .monaco-list-row').first();
+    await current.waitFor({ timeout: UI_TIMEOUT });
+    const rowText = (await current.textContent()) ?? '';
+    assert.match(rowText, /Resume Session · F001 now passes: add a todo/, rowText);
+    assert.doesNotMatch(rowText, /next: F001|sample-workspace/, rowText);
+    await screenshot(page, 'resume-chat-history-light');
+    await page.keyboard.press('Escape');
+    await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
+    // The change summary names the session by its chip.
+    const toggle = chat.locator('.change-summary .cs-toggle');
+    await untilChat(chat, toggle, 'the change summary');
+    const tooltip = (await toggle.getAttribute('title')) ?? '';
+    assert.match(tooltip, /Resume Session · next: F001/);
+    assert.doesNotMatch(tooltip, /resuming work|routine/, tooltip);
+    // Open Diff of a summary row: the tab title names the chip too.
+    await chat.locator('.change-summary .cs-row[data-path="features.json"] .cs-name').click();
+    const tab = page.locator('.tabs-container .tab', { hasText: 'features.json' }).first();
+    await tab.waitFor({ timeout: 15_000 });
+    const tabTitle = (await tab.textContent()) ?? '';
+    assert.match(tabTitle, /since "Resume Session · next: F001"/, tabTitle);
+    assert.doesNotMatch(tabTitle, /resuming work/, tabTitle);
+
+    // A draft of the user's own, then Rewind to here on the routine's chip.
+    const draft = 'Now add the rm command (F003)';
+    await chat.locator('#prompt').fill(draft);
+    await chat.locator('#transcript').evaluate((el) => (el.scrollTop = 0));
+    const rewind = chat.locator('.entry.user.prompt-chip').first().locator('[data-action="rewind"]');
+    await rewind.click();
+    const pick = page.locator('.quick-input-widget');
+    const both = pick.locator('.quick-input-list .monaco-list-row', { hasText: 'Rewind files and conversation' }).first();
+    await both.waitFor({ timeout: 20_000 });
+    const title = (await pick.locator('.quick-input-title').textContent()) ?? '';
+    assert.strictEqual(title, 'Rewind to before "Resume Session · next: F001"?');
+    await screenshot(page, 'resume-rewind-preview-light');
+    await both.click();
+    await untilChat(chat, chat.locator('.rewound-here'), 'the rewound chip\'s note', { timeout: 30_000 });
+    // The composer holds the user's draft and nothing else; the note says the routine is not put back.
+    assert.strictEqual(await chat.locator('#prompt').inputValue(), draft);
+    assert.match((await chat.locator('.composer-note').textContent()) ?? '', /Rewound to before "Resume Session · next: F001"\. Its routine is not put back/);
+    await screenshot(page, 'resume-rewound-light');
   });
 });

@@ -34,7 +34,7 @@ suite('Memory Changes feed', () => {
     assert.ok(create);
     const rows = api.changeFeed.provider.rows();
     assert.ok(rows.indexOf(edit) < rows.indexOf(create), 'newest first');
-    assert.match(String(api.changeFeed.provider.getTreeItem(edit).description), /^● MCP client 'Claude Code' · just now$/);
+    assert.match(String(api.changeFeed.provider.getTreeItem(edit).description), /^● just now · MCP client 'Claude Code'$/);
     assert.ok((api.changeFeed.view.badge?.value ?? 0) >= 2);
 
     const uri = vscode.Uri.joinPath(store.rootUri, dir, 'notes.md');

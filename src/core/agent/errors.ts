@@ -40,7 +40,7 @@ export function missingKeyFailure(): AgentFailure {
 }
 
 export function cancelledFailure(): AgentFailure {
-  return { kind: 'cancelled', message: 'Stopped: the request was cancelled; memory changes made so far are kept.' };
+  return { kind: 'cancelled', message: 'Stopped: the request was cancelled; what was done so far is kept (file edits, what commands did, memory changes).' };
 }
 
 export function maxTurnsFailure(maxTurns: number): AgentFailure {

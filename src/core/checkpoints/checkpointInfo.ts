@@ -4,6 +4,7 @@
  * store's shapes (checkpointStore.ts keeps the git work).
  */
 import type { RewindPlan, SkippedFile } from './rewindPlan';
+import type { WorkspaceGit, WorkspaceHead } from './workspaceGit';
 
 /** Why a checkpoint was taken. */
 export type CheckpointKind = 'chat' | 'run' | 'rewind';
@@ -21,6 +22,8 @@ export interface CheckpointInfo {
   memoryVersion?: number;
   /** Files over the size limit: not in the checkpoint. */
   skipped: SkippedFile[];
+  /** The folder's own git HEAD then (undefined: no repository, no commit yet, or an older checkpoint). */
+  head?: WorkspaceHead;
   commit: string;
 }
 
@@ -28,6 +31,8 @@ export interface CheckpointInfo {
 export interface WorkTreeProbe {
   /** A regular file's or symlink's size in bytes (lstat); undefined for a folder or when it is gone. */
   sizeOf(rel: string): Promise<number | undefined>;
+  /** When an entry (file, link or folder) was last modified, in ms since the epoch (lstat); undefined when it is gone. */
+  modifiedAt?(rel: string): Promise<number | undefined>;
 }
 
 export interface CheckpointStoreOptions {
@@ -36,11 +41,37 @@ export interface CheckpointStoreOptions {
   /** Newest checkpoints kept (older refs are dropped). */
   maxCheckpoints?: number;
   now?: () => number;
+  /** The folder's own repository: HEAD is recorded with each checkpoint, and a rewind can move the branch. */
+  workspace?: WorkspaceGit;
+  /** The memory folder, relative to the folder (`.claude-memories`): its files are memory's, rewound through history. */
+  memoryFolder?: string;
+}
+
+/** What a rewind may do besides the files and memory. */
+export interface RewindOptions {
+  /**
+   * Also move the folder's branch to where it was at the checkpoint (branchPlan.ts says when it
+   * may). `from`: the commit HEAD must still be on (what the preview showed); a rewind whose
+   * branch cannot be moved as asked changes nothing and throws BranchNotMovableError.
+   */
+  moveBranch?: boolean | { from: string };
 }
 
 export interface RewindResult extends RewindPlan {
   /** The checkpoint of the state just before the rewind: rewinding to it undoes the rewind. */
   backup: CheckpointInfo;
+  /** The branch was moved (plan.git says from where to where). */
+  branchMoved?: true;
+  /** The branch was to be moved but git refused after the files were rewound (it moved meanwhile): why. */
+  branchError?: string;
+}
+
+/** The branch cannot be moved as asked: nothing was rewound. */
+export class BranchNotMovableError extends Error {
+  constructor(reason: string) {
+    super(`The branch cannot be moved with this rewind: ${reason}`);
+    this.name = 'BranchNotMovableError';
+  }
 }
 
 /** The checkpoint named does not exist (a bad or unknown id). */
@@ -84,6 +115,10 @@ export function parseMeta(text: string, id: number, commit: string): CheckpointI
     const info: CheckpointInfo = { id, time: m.time, kind, prompt: m.prompt, skipped, commit };
     if (typeof m.session === 'string') info.session = m.session;
     if (typeof m.memoryVersion === 'number') info.memoryVersion = m.memoryVersion;
+    const head = m.head as Partial<WorkspaceHead> | undefined;
+    if (typeof head?.commit === 'string' && /^[0-9a-f]{40,64}$/.test(head.commit)) {
+      info.head = { commit: head.commit, ...(typeof head.ref === 'string' && head.ref.startsWith('refs/heads/') ? { ref: head.ref } : {}) };
+    }
     return info;
   } catch {
     return undefined;

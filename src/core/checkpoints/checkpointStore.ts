@@ -19,9 +19,21 @@ import { decode, Git, GitError, literalPathspec } from './git';
 import { addLineCounts, parseRaw, type FileDelta } from './fileDeltas';
 import type { CheckpointMemory, MemoryStep } from './memoryRewind';
 import { mergeSkipped, parseNameStatus, type FileChange, type RewindPlan, type SkippedFile } from './rewindPlan';
-import { parseMeta, refusedByAdd, UnknownCheckpointError, type CheckpointInfo, type CheckpointKind, type CheckpointStoreOptions, type RewindResult, type WorkTreeProbe } from './checkpointInfo';
+import { BranchNotMovableError, parseMeta, refusedByAdd, UnknownCheckpointError, type CheckpointInfo, type CheckpointKind, type CheckpointStoreOptions, type RewindOptions, type RewindResult, type WorkTreeProbe } from './checkpointInfo';
+import { planBranch, type BranchPlan } from './branchPlan';
 
-export { DEFAULT_CHECKPOINT_MAX_FILE_BYTES, refusedByAdd, UnknownCheckpointError, type CheckpointInfo, type CheckpointKind, type CheckpointStoreOptions, type RewindResult, type WorkTreeProbe } from './checkpointInfo';
+export {
+  BranchNotMovableError,
+  DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
+  refusedByAdd,
+  UnknownCheckpointError,
+  type CheckpointInfo,
+  type CheckpointKind,
+  type CheckpointStoreOptions,
+  type RewindOptions,
+  type RewindResult,
+  type WorkTreeProbe,
+} from './checkpointInfo';
 
 const DEFAULT_MAX_CHECKPOINTS = 200;
 const REF_PREFIX = 'refs/checkpoints/';
@@ -80,31 +92,56 @@ export class CheckpointStore {
     });
   }
 
-  /** What rewinding to `id` would change, without changing anything in the folder or memory. */
+  /**
+   * What rewinding to `id` would change, without changing anything in the folder or memory:
+   * the files, memory, and the commits made on the folder's branch since (`git`).
+   */
   preview(id: string | number): Promise<RewindPlan> {
     return this.serial(async () => {
       const target = await this.getNow(id);
       const now = await this.snapshot();
-      return this.planNow(target, now);
+      const { checkpointId, files, notRestored, leftIgnored, memory } = await this.planNow(target, now);
+      const plan: RewindPlan = { checkpointId, files, notRestored, leftIgnored, memory };
+      const git = await this.branchPlanNow(target, plan, now.tree);
+      return git === undefined ? plan : { ...plan, git };
     });
   }
 
   /**
    * Rewinds the folder and memory to checkpoint `id`. The state just before is recorded first
-   * as a checkpoint of its own (`backup`), so a rewind can be rewound.
+   * as a checkpoint of its own (`backup`), so a rewind can be rewound. With `moveBranch`, the
+   * folder's branch goes back to the checkpoint's commit too (branchPlan.ts: only when the
+   * checkpoint explains how it moved; otherwise BranchNotMovableError and nothing is rewound).
    */
-  rewind(id: string | number): Promise<RewindResult> {
+  rewind(id: string | number, options: RewindOptions = {}): Promise<RewindResult> {
     return this.serial(async () => {
       const target = await this.getNow(id);
       const backup = await this.createNow({ kind: 'rewind', prompt: `Before rewinding to checkpoint ${target.id}` });
       const now: Snapshot = { tree: `${backup.commit}^{tree}`, skipped: backup.skipped };
       // (createNow's snapshot left the index at exactly this tree.)
       const plan = await this.planNow(target, now);
+      const git = await this.branchPlanNow(target, plan, now.tree);
+      const move = options.moveBranch === undefined || options.moveBranch === false ? undefined : git;
+      if (move !== undefined) {
+        if (!move.movable) throw new BranchNotMovableError(move.reason ?? 'it moved in a way the checkpoint cannot explain.');
+        const expected = typeof options.moveBranch === 'object' ? options.moveBranch.from : undefined;
+        if (expected !== undefined && expected !== move.from) throw new BranchNotMovableError(`${move.branch ?? 'HEAD'} moved since the preview; look again.`);
+      }
       // The index holds the snapshot of now (with fresh stat data): read-tree -u changes in the
       // folder exactly the entries that differ from the target, and nothing it does not track.
       await this.git.run(['read-tree', '-u', '--reset', plan.targetTree]);
       const memory = this.memory === undefined ? [] : await this.memory.apply(plan.memory);
-      return { checkpointId: target.id, files: plan.files, notRestored: plan.notRestored, leftIgnored: plan.leftIgnored, memory, backup };
+      const result: RewindResult = { checkpointId: target.id, files: plan.files, notRestored: plan.notRestored, leftIgnored: plan.leftIgnored, memory, backup, ...(git ? { git } : {}) };
+      const workspace = this.options.workspace;
+      if (move?.ref !== undefined && workspace !== undefined) {
+        try {
+          await workspace.moveBranch(move.ref, move.from, move.to, `claude-memory: rewind to checkpoint ${target.id}`);
+          result.branchMoved = true;
+        } catch (error) {
+          result.branchError = error instanceof Error ? error.message : String(error);
+        }
+      }
+      return result;
     });
   }
 
@@ -182,6 +219,31 @@ export class CheckpointStore {
     });
   }
 
+  /**
+   * What changed since checkpoint `id` that checkpoints do not cover, so neither the change
+   * summary nor a rewind can show or undo it: entries the .gitignore files ignore that were
+   * modified after the checkpoint (a folder ignored whole, like `node_modules/`, is one entry, by
+   * its own time). By file time, as git keeps no record of ignored files: a hint for the user,
+   * never a decision. The memory folder and .git are left out. At most `max` paths, and how many.
+   */
+  ignoredChangedSince(id: string | number, max = 20): Promise<{ paths: string[]; total: number }> {
+    return this.serial(async () => {
+      const target = await this.getNow(id);
+      const probe = this.probe.modifiedAt?.bind(this.probe);
+      if (probe === undefined) return { paths: [], total: 0 };
+      const memory = this.options.memoryFolder;
+      const entries = await this.git.records(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory', '--no-empty-directory']);
+      const changed: string[] = [];
+      for (const entry of entries) {
+        const rel = entry.replace(/\/$/, '');
+        if (rel === '.git' || rel.startsWith('.git/') || (memory !== undefined && memory !== '' && (rel === memory || rel.startsWith(`${memory}/`)))) continue;
+        const time = await probe(rel);
+        if (time !== undefined && time > target.time) changed.push(entry);
+      }
+      return { paths: changed.slice(0, max), total: changed.length };
+    });
+  }
+
   /** The memory files changed since checkpoint `id` (what a rewind of memory would do). */
   memorySince(id: string | number): Promise<MemoryStep[]> {
     return this.serial(async () => {
@@ -211,6 +273,7 @@ export class CheckpointStore {
 
   private async createNow(what: { kind: CheckpointKind; prompt: string; session?: string }): Promise<CheckpointInfo> {
     const memoryVersion = this.memory === undefined ? undefined : await this.memory.position();
+    const head = (await this.options.workspace?.state())?.head;
     const snapshot = await this.snapshot();
     const meta: Omit<CheckpointInfo, 'id' | 'commit'> = {
       time: this.now(),
@@ -220,6 +283,7 @@ export class CheckpointStore {
     };
     if (what.session !== undefined) meta.session = what.session;
     if (memoryVersion !== undefined) meta.memoryVersion = memoryVersion;
+    if (head !== undefined) meta.head = head;
     const commit = await this.git.text(['commit-tree', snapshot.tree, '-F', '-'], { input: JSON.stringify(meta) });
     const existing = await this.listNow();
     let id = (existing.at(-1)?.id ?? 0) + 1;
@@ -329,6 +393,45 @@ export class CheckpointStore {
     }
     const memory = target.memoryVersion === undefined || this.memory === undefined ? [] : await this.memory.plan(target.memoryVersion);
     return { checkpointId: target.id, files, notRestored, leftIgnored: leftIgnored.sort(), memory, targetTree };
+  }
+
+  /**
+   * The branch's part of rewinding to `target` (branchPlan.ts), `now` being the snapshot the plan
+   * starts from; undefined when the folder has no repository or nothing moved. A git that cannot
+   * read the repository leaves the branch out rather than the rewind.
+   */
+  private async branchPlanNow(target: CheckpointInfo, plan: RewindPlan, nowTree: string): Promise<BranchPlan | undefined> {
+    const workspace = this.options.workspace;
+    if (workspace === undefined || target.head === undefined) return undefined;
+    try {
+      return await planBranch(workspace, target.head, (paths) => this.uncovered(target, plan, nowTree, paths));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Of `paths` (folder-relative), the ones rewinding to `target` cannot bring back to how they were then, each with why. */
+  private async uncovered(target: CheckpointInfo, plan: RewindPlan, nowTree: string, paths: readonly string[]): Promise<string[]> {
+    const memoryFolder = this.options.memoryFolder;
+    const memoryPrefix = memoryFolder === undefined || memoryFolder === '' ? undefined : `${memoryFolder}/`;
+    const memoryKept = target.memoryVersion !== undefined && this.memory !== undefined;
+    const lostMemory = new Set(plan.memory.filter((m) => m.action === 'unavailable').map((m) => m.rel));
+    const left = new Set([...plan.notRestored.map((f) => f.path), ...plan.leftIgnored]);
+    let known: Set<string> | undefined;
+    const out: string[] = [];
+    for (const path of paths) {
+      if (memoryPrefix !== undefined && path.startsWith(memoryPrefix)) {
+        if (!memoryKept || lostMemory.has(path.slice(memoryPrefix.length))) out.push(`${path} (memory not restored)`);
+        continue;
+      }
+      if (left.has(path)) {
+        out.push(`${path} (left as it is)`);
+        continue;
+      }
+      known ??= new Set([...(await this.git.records(['ls-tree', '-r', '-z', '--name-only', `${target.commit}^{tree}`])), ...(await this.git.records(['ls-tree', '-r', '-z', '--name-only', nowTree]))]);
+      if (!known.has(path)) out.push(`${path} (not in checkpoints)`);
+    }
+    return out;
   }
 
   /** The entries of `tree` that the .gitignore files (as they are now) ignore. */

@@ -2,6 +2,7 @@
  * What a rewind changes, as pure functions over what git reports: the preview the user sees
  * is exactly what the apply step carries out (both come from here).
  */
+import type { BranchPlan } from './branchPlan';
 import type { MemoryStep } from './memoryRewind';
 
 /** One workspace file's part of a rewind (or of "changed since" in a listing). */
@@ -28,6 +29,8 @@ export interface RewindPlan {
   /** Files deleted since that the .gitignore files ignore now: not brought back (ignored files stay). */
   leftIgnored: string[];
   memory: MemoryStep[];
+  /** The folder's git branch: commits made since the checkpoint, and whether the rewind may move it (undefined: nothing to say). */
+  git?: BranchPlan;
 }
 
 /**

@@ -127,9 +127,12 @@ export function changeLabel(entry: HistoryEntry): string {
   return entry.op === 'rename' && entry.oldPath !== undefined ? `${entry.oldPath} → ${entry.path}` : entry.path;
 }
 
-/** "Claude · chat 'Fix login' · 3 min ago". */
+/**
+ * "3 min ago · Claude, chat 'Fix login'": the time first, so a 300 px side bar cuts the chat's
+ * title, never when it happened.
+ */
 export function changeDescription(entry: HistoryEntry, now: number): string {
-  return `${describeAuthor(entry.author)} · ${formatAge(entry.time, now)}`;
+  return `${formatAge(entry.time, now)} · ${describeAuthor(entry.author)}`;
 }
 
 /** "3 memories expired". */

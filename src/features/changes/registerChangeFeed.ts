@@ -14,6 +14,12 @@ export interface ChangeFeed {
   /** Opens a change's diff (previous version ↔ this one). */
   openDiff(folder: vscode.Uri, entry: HistoryEntry): Promise<void>;
   readonly review: ReviewMarks;
+  /**
+   * Marks versions of the store of workspace folder `key` (its Uri string) reviewed, as opening
+   * their diffs would, and redraws the feed and its badge: the chat's change summary calls it for
+   * Keep and Undo of a memory file, so a file has one review state.
+   */
+  markReviewed(key: string, versions: readonly number[]): Promise<void>;
   /** The "Claude Memory" output's `changes` channel: what Undo did, or why it did nothing. */
   readonly log: Logger;
 }
@@ -38,5 +44,8 @@ export function registerChangeFeed(context: vscode.ExtensionContext, services: E
     refreshAgesWhileVisible(view, refresh, () => provider.loadedAt),
   );
   refresh();
-  return { provider, view, review, log, openDiff: (folder, entry) => openChangeDiff(services.stores, folder, entry) };
+  const markReviewed = async (key: string, versions: readonly number[]): Promise<void> => {
+    if (await review.markMany(key, versions)) await provider.refresh();
+  };
+  return { provider, view, review, log, markReviewed, openDiff: (folder, entry) => openChangeDiff(services.stores, folder, entry) };
 }

@@ -16,8 +16,13 @@ export class ReviewMarks {
 
   /** True when the version was not reviewed before. */
   async mark(key: string, version: number): Promise<boolean> {
+    return this.markMany(key, [version]);
+  }
+
+  /** Marks every version of `versions` reviewed, in one write; true when one was not reviewed before. */
+  async markMany(key: string, versions: readonly number[]): Promise<boolean> {
     const before = this.current;
-    const after = markReviewed(before, key, version);
+    const after = versions.reduce((state, version) => markReviewed(state, key, version), before);
     if (after === before) return false;
     await this.state.update(STATE_KEYS.reviewedChanges, after);
     return true;

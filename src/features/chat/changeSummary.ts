@@ -9,14 +9,16 @@
  * brings the stores, the modal question and the log, so unit tests drive it with their own.
  * The model (scope, Keep, the view) is pure: shared/changeSummary.ts.
  */
-import type { HistoryEntry } from '../../core/memory/history/types';
+import { AUTHORS, type HistoryEntry } from '../../core/memory/history/types';
 import { changeRows } from './shared/changeRows';
 import type { ChangeSummaryHooks, ChangeSummaryPort, SummaryCheckpoints, SummaryDiffSides, SummaryOutcome } from './changeSummaryPort';
+import type { TitledFlip } from './chatTitles';
 import {
   afterCheckpoint,
   decide,
   EMPTY_SUMMARY_STATE,
   FEATURES_FILE,
+  featureDescriptions,
   featureFlips,
   openRows,
   stepsChanging,
@@ -34,8 +36,12 @@ export type { ChangeSummaryHooks, ChangeSummaryPort, SummaryCheckpoints, Summary
 export class ChangeSummary {
   private state: SummaryState = EMPTY_SUMMARY_STATE;
   private observed: ObservedChange[] = [];
+  /** Ignored files changed since the base: said under the summary (checkpoints do not cover them). */
+  private notCovered: { paths: string[]; total: number } = { paths: [], total: 0 };
   private flips: FeatureFlip[] = [];
   private memoryThen = new Map<string, number | undefined>();
+  /** Each memory row's versions since the base by anyone but the user (what its Keep or Undo reviews in Memory Changes). */
+  private memoryVersions = new Map<string, number[]>();
   private running = false;
   private busy = false;
   private current: ChangeSummaryView | undefined;
@@ -72,8 +78,10 @@ export class ChangeSummary {
     this.generation++;
     this.state = EMPTY_SUMMARY_STATE;
     this.observed = [];
+    this.notCovered = { paths: [], total: 0 };
     this.flips = [];
     this.memoryThen.clear();
+    this.memoryVersions.clear();
     this.running = false;
     this.publish();
   }
@@ -95,6 +103,7 @@ export class ChangeSummary {
     this.state = afterCheckpoint(this.state, { checkpoint, folder, entryId, message }, open);
     if (this.state.base?.checkpoint !== before) {
       this.observed = [];
+      this.notCovered = { paths: [], total: 0 };
       this.flips = [];
       this.publish();
       await this.hooks.onState(false);
@@ -132,6 +141,7 @@ export class ChangeSummary {
     if (!row) return { ok: false, reason: `${displayPath(kind, path)} is not in the change summary (any more).` };
     this.state = decide(this.state, [row], 'kept');
     await this.hooks.onState(true);
+    await this.reviewed([row]);
     this.publish();
     return { ok: true, message: `Kept ${displayPath(kind, path)}` };
   }
@@ -141,6 +151,7 @@ export class ChangeSummary {
     if (rows.length === 0) return { ok: false, reason: 'There are no changes to keep.' };
     this.state = decide(this.state, rows, 'kept');
     await this.hooks.onState(true);
+    await this.reviewed(rows);
     this.publish();
     return { ok: true, message: `Kept ${rows.length} ${rows.length === 1 ? 'change' : 'changes'}` };
   }
@@ -205,6 +216,29 @@ export class ChangeSummary {
     return note;
   }
 
+  /**
+   * The features whose `passes` flipped in features.json since checkpoint `checkpoint` of
+   * `folder` (not only since the base: a chat's title goes by its first message), with their
+   * descriptions now. Empty when the checklist or its version then cannot be read.
+   */
+  async featureFlipsSince(folder: string, checkpoint: number): Promise<TitledFlip[]> {
+    const pending = this.port.checkpoints(folder);
+    const memory = this.port.memory(folder);
+    if (pending === undefined || memory === undefined) return [];
+    try {
+      const position = (await (await pending).get(checkpoint)).memoryVersion;
+      if (position === undefined) return [];
+      const then = stateAt(await memory.history(), FEATURES_FILE, position);
+      const before = then === undefined ? undefined : await memory.versionText(then.version);
+      const after = await memory.currentText(FEATURES_FILE);
+      const descriptions = featureDescriptions(after);
+      return featureFlips(before, after).map((f) => ({ ...f, ...(descriptions.has(f.id) ? { description: descriptions.get(f.id) } : {}) }));
+    } catch (error) {
+      this.port.log.warn(`change summary: could not read the checklist's flips: ${errorText(error)}`);
+      return [];
+    }
+  }
+
   /** Where Open Diff finds the row's before side; undefined when the row is not in the summary. */
   diffSides(kind: SummaryRowKind, path: string): SummaryDiffSides | undefined {
     const row = this.openRow(kind, path) ?? this.observed.find((o) => o.kind === kind && o.path === path);
@@ -214,6 +248,18 @@ export class ChangeSummary {
   }
 
   // ---- internals
+
+  /** Keep or Undo of memory rows reviews their versions in Memory Changes; a failure there is logged, never in the way. */
+  private async reviewed(rows: readonly ObservedChange[]): Promise<void> {
+    const base = this.state.base;
+    const versions = rows.filter((r) => r.kind === 'memory').flatMap((r) => this.memoryVersions.get(r.path) ?? []);
+    if (base === undefined || versions.length === 0 || this.port.markReviewed === undefined) return;
+    try {
+      await this.port.markReviewed(base.folder, versions);
+    } catch (error) {
+      this.port.log.warn(`change summary: could not mark the memory changes reviewed: ${errorText(error)}`);
+    }
+  }
 
   private refusal(): string | undefined {
     if (this.running) return 'Stop the running answer first: Claude may still be changing files.';
@@ -282,9 +328,12 @@ export class ChangeSummary {
       const from = this.state.base?.entryId;
       this.state = { ...decide(this.state, undoneRows, 'undone'), untold: told };
       const undoneFiles = undoneRows.filter((r) => r.kind === 'file').map((r) => r.path);
+      const undoneMemory = undoneRows.filter((r) => r.kind === 'memory').map((r) => r.path);
       // The cards before the save, so the chat saved with the decision shows them undone too.
       if (from !== undefined && undoneFiles.length > 0) this.hooks.filesUndone?.(undoneFiles, from);
+      if (from !== undefined && undoneMemory.length > 0) this.hooks.memoryUndone?.(undoneMemory, from);
       await this.hooks.onState(true);
+      await this.reviewed(undoneRows);
       const what = rows.length === 1 ? displayPath(rows[0].kind, rows[0].path) : `${undoneRows.length} changes`;
       if (notDone.length > 0) return { ok: false, reason: `Not undone: ${notDone.join(', ')}.` };
       return { ok: true, message: `Undid ${what}; Claude is told with your next message` };
@@ -303,6 +352,7 @@ export class ChangeSummary {
     const base = this.state.base;
     if (base === undefined) {
       this.observed = [];
+      this.notCovered = { paths: [], total: 0 };
       this.flips = [];
       this.publish();
       return;
@@ -322,14 +372,17 @@ export class ChangeSummary {
         ...(f.binary ? { binary: true } : {}),
       }));
       const memory = await this.readMemory(store, base.checkpoint, base.folder);
+      const notCovered = (await store.ignoredChangedSince?.(base.checkpoint)) ?? { paths: [], total: 0 };
       if (generation !== this.generation || this.state.base?.checkpoint !== base.checkpoint) return;
       this.observed = [...observed, ...memory.rows];
       this.flips = memory.flips;
+      this.notCovered = notCovered;
     } catch (error) {
       // A checkpoint dropped (the store keeps the newest 200) or git gone: nothing to show.
       this.port.log.warn(`change summary: could not read the changes: ${errorText(error)}`);
       if (generation !== this.generation) return;
       this.observed = [];
+      this.notCovered = { paths: [], total: 0 };
       this.flips = [];
     }
     this.publish();
@@ -344,7 +397,13 @@ export class ChangeSummary {
     const rows: ObservedChange[] = [];
     let flips: FeatureFlip[] = [];
     this.memoryThen.clear();
+    this.memoryVersions.clear();
     for (const step of steps) {
+      // Only Claude's (and other agents') changes: a file only the user changed since (a Restore
+      // from Recently Deleted or of a version, a hand edit) or an expiry is not in the summary.
+      const versions = history.filter((e) => e.version > position && (e.path === step.rel || e.oldPath === step.rel) && !NOT_CLAUDES.has(e.author.name)).map((e) => e.version);
+      if (versions.length === 0) continue;
+      this.memoryVersions.set(step.rel, versions);
       const then = stateAt(history, step.rel, position);
       const now = stateAt(history, step.rel, Number.POSITIVE_INFINITY);
       this.memoryThen.set(step.rel, then?.version);
@@ -370,11 +429,14 @@ export class ChangeSummary {
   }
 
   private publish(): void {
-    const view = summaryView(this.state, this.observed, this.flips, this.running);
+    const view = summaryView(this.state, this.observed, this.flips, this.running, this.notCovered);
     this.current = view && this.busy ? { ...view, busy: true } : view;
     this.hooks.onView(this.current);
   }
 }
+
+/** Authors whose versions are not Claude's changes for the summary. */
+const NOT_CLAUDES = new Set<string>([AUTHORS.user.name, AUTHORS.expiry.name]);
 
 /** A file as history knows it after every version up to `position` (undefined: absent). */
 function stateAt(history: readonly HistoryEntry[], rel: string, position: number): HistoryEntry | undefined {

@@ -15,6 +15,8 @@ export interface SummaryCheckpoints {
   memorySince(id: number): Promise<MemoryStep[]>;
   rewindFiles(id: number, paths: readonly string[]): Promise<RewindResult>;
   rewindMemory(id: number, rels: readonly string[]): Promise<MemoryStep[]>;
+  /** Ignored files changed since checkpoint `id` (CheckpointStore.ignoredChangedSince). */
+  ignoredChangedSince?(id: number): Promise<{ paths: string[]; total: number }>;
 }
 
 /** What the summary reads of a folder's memory store. */
@@ -32,6 +34,11 @@ export interface ChangeSummaryPort {
   memory(folder: string): SummaryMemory | undefined;
   /** A modal yes/no; true only for `confirmLabel`. */
   confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;
+  /**
+   * Marks memory versions of the folder's store reviewed in Memory Changes (Keep or Undo of a
+   * memory file here is its review there: one review state per file).
+   */
+  markReviewed?(folder: string, versions: readonly number[]): Promise<void>;
   log: { info(message: string): void; warn(message: string): void };
 }
 
@@ -51,6 +58,8 @@ export interface ChangeSummaryHooks {
    * edit cards show as undone, as after their own Undo.
    */
   filesUndone?(paths: string[], from: string): void;
+  /** Memory files the summary undid (store-relative), since user message `from`: their memory cards show as undone. */
+  memoryUndone?(rels: string[], from: string): void;
 }
 
 /** `cancelled`: the user said no (nothing to report). */

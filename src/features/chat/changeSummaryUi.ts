@@ -21,10 +21,16 @@ function folderOf(uri: string): vscode.WorkspaceFolder | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === uri);
 }
 
+/** Memory Changes' review marks, as the change summary sets them (the changes feature's ChangeFeed has it). */
+export interface MemoryReviews {
+  markReviewed(key: string, versions: readonly number[]): Promise<void>;
+}
+
 export function changeSummaryPort(
   services: ExtensionServices,
   checkpoints: (folder: vscode.WorkspaceFolder) => Promise<CheckpointStore> | undefined,
   confirm: ChangeSummaryPort['confirm'],
+  reviews?: MemoryReviews,
 ): ChangeSummaryPort {
   const decoder = new TextDecoder();
   return {
@@ -55,6 +61,8 @@ export function changeSummaryPort(
       };
     },
     confirm,
+    // The store's review key is its folder's Uri string, as the summary's base names the folder.
+    ...(reviews ? { markReviewed: (folder: string, versions: readonly number[]) => reviews.markReviewed(folder, versions) } : {}),
     log: services.logger('change summary'),
   };
 }

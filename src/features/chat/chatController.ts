@@ -18,7 +18,7 @@ import { ChatAttachments } from './chatAttachments';
 import type { UndoResult } from './chatEdits';
 import type { ChatFolderResult } from './chatFolders';
 import type { ChatDisposable, ChatEmitter, ChatEnvironment, ChatEvent, ChatRange, ChatStore, ChatUri, EditLedger } from './chatPort';
-import type { RewindOutcome } from './chatRewinds';
+import type { ChatRewinds, RewindChoice, RewindOutcome } from './chatRewinds';
 import type { ChatSendResult, SendOptions } from './chatSendRunner';
 import { createChatParts, type ChatParts } from './chatParts';
 import { ChatTranscript, type ChatPatch } from './chatTranscript';
@@ -28,7 +28,7 @@ import type { EntryStoreLookup } from './toolEntryFolders';
 export type { ChatEnvironment, ChatStore } from './chatPort';
 export type { ChatFolderResult } from './chatFolders';
 export { MAX_SAVED_CONVERSATION_CHARS } from './chatPersistence';
-export type { RewindOutcome } from './chatRewinds';
+export type { RewindChoice, RewindOutcome } from './chatRewinds';
 export type { ChatSendResult, SendOptions } from './chatSendRunner';
 
 export class ChatController implements ChatDisposable {
@@ -132,9 +132,19 @@ export class ChatController implements ChatDisposable {
     return this.parts.rewinds.previewRewind(entryId);
   }
 
-  /** Rewinds to the checkpoint before user message `entryId` (ChatRewinds.rewind). */
-  rewind(entryId: string): Promise<RewindOutcome> {
-    return this.parts.rewinds.rewind(entryId);
+  /** Rewinds to the checkpoint before user message `entryId`: files, conversation or both (ChatRewinds.rewind). */
+  rewind(entryId: string, choice?: RewindChoice): Promise<RewindOutcome> {
+    return this.parts.rewinds.rewind(entryId, choice);
+  }
+
+  /** What Undo Rewind on message `entryId` would bring back (ChatRewinds.previewUndoRewind). */
+  previewUndoRewind(entryId: string): ReturnType<ChatRewinds['previewUndoRewind']> {
+    return this.parts.rewinds.previewUndoRewind(entryId);
+  }
+
+  /** Undoes the rewind to before message `entryId` (ChatRewinds.undoRewind). */
+  undoRewind(entryId: string): Promise<RewindOutcome> {
+    return this.parts.rewinds.undoRewind(entryId);
   }
 
   /** Adds a file (or a selection of it) as a chip in the input; it goes with the next message. */

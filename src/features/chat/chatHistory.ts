@@ -1,6 +1,6 @@
 /**
- * "Claude Memory: Chat History": the workspace's chats in a quick pick (title, how long ago,
- * folder). Enter reopens one in place of the current conversation (which stays in the list);
+ * "Claude Memory: Chat History": the workspace's chats in a quick pick (title, how long ago, and
+ * the folder in a multi-root workspace). Enter reopens one in place of the current conversation (which stays in the list);
  * the trash button on a row deletes that chat.
  */
 import * as vscode from 'vscode';
@@ -30,11 +30,13 @@ async function showChatHistory(chat: ChatFeature): Promise<void> {
     const chats = await controller.listChats();
     const now = Date.now();
     const current = controller.chatId;
+    // The folder only tells chats apart when the workspace has several.
+    const folders = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     pick.items = chats.map((c) => ({
       chat: c,
       label: c.title,
       description: [formatAge(c.updated, now), c.id === current ? 'current' : undefined].filter(Boolean).join(' · '),
-      detail: c.folderName || undefined,
+      detail: folders ? c.folderName || undefined : undefined,
       iconPath: new vscode.ThemeIcon(c.id === current ? 'comment-discussion' : 'comment'),
       buttons: [DELETE_BUTTON],
     }));

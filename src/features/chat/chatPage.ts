@@ -38,6 +38,8 @@ export interface ChatActions {
   undoEdit(entryId: string): Promise<void>;
   /** "Rewind to here" on a user message: the preview, then the rewind. */
   rewind(entryId: string): Promise<void>;
+  /** "Undo Rewind" on a rewound message. */
+  undoRewind(entryId: string): Promise<void>;
   /** Shows a memory write card's version in the Memory Changes feed and opens its diff. */
   showChange(entryId: string): Promise<void>;
   unfoldOutput(entryId: string): void;
@@ -80,6 +82,7 @@ export function chatMessageRouter(actions: ChatActions, log: Logger): (raw: unkn
     openDiff: (m) => actions.openDiff(m.entryId),
     undoEdit: (m) => actions.undoEdit(m.entryId),
     rewind: (m) => actions.rewind(m.entryId),
+    undoRewind: (m) => actions.undoRewind(m.entryId),
     showChange: (m) => actions.showChange(m.entryId),
     unfoldOutput: (m) => actions.unfoldOutput(m.entryId),
     openFile: (m) => actions.openFile(m.entryId),

@@ -12,6 +12,7 @@ import type { ChatEnvironment, EditLedger } from './chatPort';
 import { ChatProgress } from './chatProgress';
 import { ChatRewinds } from './chatRewinds';
 import { ChatSendRunner } from './chatSendRunner';
+import { routineTitle } from './chatTitles';
 import { ChatAgents } from './chatAgents';
 import type { ChatPatch, ChatTranscript } from './chatTranscript';
 
@@ -67,6 +68,7 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     onState: async (now) => (now ? persistence.saveNow() : persistence.scheduleSave()),
     messageCheckpoints: () => transcript.snapshot().entries.flatMap((e) => (e.kind === 'user' && e.checkpoint !== undefined ? [e.checkpoint] : [])),
     filesUndone: (paths, from) => emit(transcript.markFilesUndone(paths, from)),
+    memoryUndone: (rels, from) => emit(transcript.markMemoryUndone(rels, from)),
   });
   const approvals = new ChatApprovals(env, {
     transcript,
@@ -102,15 +104,34 @@ export function createChatParts(env: ChatEnvironment, base: ChatBase): ChatParts
     currentStore: () => folders.currentStore(),
     agentFor: (store) => agents.agentFor(store),
     takeNote: () => rewinds.takeNote(),
-    recordCheckpoint: (folder, text) => rewinds.recordCheckpoint(folder, text),
+    recordCheckpoint: (folder, text, label) => rewinds.recordCheckpoint(folder, text, label),
     countTurn: (store, title) => persistence.countTurn(store, title),
-    // The answer's last save; then the summary is read once more (a reload right after keeps it).
-    answerSaved: () => persistence.saveNow().then(() => void changes.refresh()),
+    // The answer's last save (a routine's chat titled by what it did first); then the summary is
+    // read once more (a reload right after keeps it).
+    answerSaved: async () => {
+      await retitleRoutine();
+      await persistence.saveNow();
+      void changes.refresh();
+    },
     newChat: () => base.newChat(),
     running: (on) => changes.setRunning(on),
     // Reads change nothing; a failed command may have written files all the same.
     toolEnded: (event) => void (event.detail?.kind !== 'fileRead' && event.detail?.kind !== 'memoryRead' && changes.refresh()),
   });
+  /** A chat begun by a built-in routine is called by what its session did (chatTitles.ts), once an answer ended. */
+  const retitleRoutine = async (): Promise<void> => {
+    const entries = transcript.snapshot().entries;
+    const first = entries.find((e) => e.kind === 'user');
+    const folder = folders.currentStore()?.folder.uri.toString();
+    if (first?.kind !== 'user' || first.label === undefined || folder === undefined) return;
+    const flips = first.checkpoint === undefined ? [] : await changes.featureFlipsSince(folder, first.checkpoint);
+    // The routine's own answer: its last text before the user's next message (a reminder chip in it is not one).
+    const start = entries.indexOf(first);
+    const next = entries.findIndex((e, i) => i > start && e.kind === 'user' && e.label === undefined);
+    const answer = entries.slice(start + 1, next < 0 ? undefined : next).filter((e) => e.kind === 'assistant').at(-1);
+    const title = routineTitle(first.label, flips, answer?.kind === 'assistant' ? answer.markdown : undefined);
+    if (title !== undefined) persistence.retitle(title);
+  };
   const settle = async (): Promise<void> => {
     runner.stop();
     approvals.denyAll();

@@ -74,6 +74,11 @@ export class ChatPersistence {
     this.chat.turns += 1;
   }
 
+  /** The chat's title in Chat History becomes `title` (what a routine's session did); saved with the next save. */
+  retitle(title: string): void {
+    if (this.chat) this.chat.title = chatTitle(title);
+  }
+
   /** A saved chat is put on screen: it is the one saved from now on. */
   adopt(stored: StoredChat<SavedConversation>): void {
     this.chat = { id: stored.id, title: stored.title, created: stored.created, turns: stored.turns, folder: stored.folder, folderName: stored.folderName };

@@ -82,7 +82,7 @@ export class ChatSendRunner {
     const prompt = this.retryPrompt;
     if (!prompt) return Promise.resolve({ started: false, reason: 'There is nothing to retry.' });
     // The same prompt again is already on screen; "continue" is a new message and is shown.
-    return this.start(prompt, { show: prompt === CONTINUE_PROMPT });
+    return this.start(prompt, { show: prompt === CONTINUE_PROMPT, retry: true });
   }
 
   /** A retry ("continue") belongs to the conversation it failed in: a folder switch drops it. */
@@ -207,7 +207,7 @@ export class ChatSendRunner {
       this.hooks.progress.show(true);
       this.hooks.running(true);
       // The checkpoint of the files and memory as they are before Claude reads this message.
-      if (view.show !== false) await this.hooks.recordCheckpoint(store.folder, text);
+      if (view.show !== false) await this.hooks.recordCheckpoint(store.folder, text, view.label);
       const outcome = await agent.send(
         prompt,
         (event) => {
@@ -228,6 +228,8 @@ export class ChatSendRunner {
       if (!outcome.ok && outcome.error?.kind !== 'cancelled') {
         this.retryPrompt = outcome.turns === 0 ? prompt : CONTINUE_PROMPT;
       }
+      // A Retry that got its answer: its "sending again" line and the old error's buttons go.
+      if (outcome.ok && view.retry) this.hooks.emit(transcript.retried());
       this.env.log.info(
         `send ${outcome.ok ? 'finished' : `ended (${outcome.error?.kind})`}: ${outcome.turns} request(s), ` +
           `${outcome.usage.input_tokens} in, ${outcome.usage.cache_read_input_tokens} cache read, ` +

@@ -52,7 +52,8 @@ export interface ChatSendRunnerHooks {
   agentFor(store: ChatStore): Promise<AgentLoop>;
   /** What Claude has not been told about yet: a rewind, undone edits and summary rows (ChatRewinds.takeNote). */
   takeNote(): string | undefined;
-  recordCheckpoint(folder: ChatFolder, text: string): Promise<void>;
+  /** The checkpoint before the message just shown; `label`: a built-in prompt's chip (what it is named by). */
+  recordCheckpoint(folder: ChatFolder, text: string, label?: string): Promise<void>;
   /** A message is sent (ChatPersistence.countTurn). */
   countTurn(store: ChatStore, title: string): void;
   /** The send is over (completed, stopped or failed): the chat is saved; resolves once it is. */

@@ -7,14 +7,14 @@
  */
 import type { AgentErrorKind } from '../../core/agent/events';
 import { estimateCost } from '../../core/agent/pricing';
-import { emptyTokenUsage, type ChatEntry, type FollowUps, type NoticeAction } from './shared/protocol';
+import { emptyTokenUsage, type ChatEntry, type FollowUps, type NoticeAction, type RewindUndo } from './shared/protocol';
 import { interruptedEntry, type SavedConversation } from './savedConversation';
 import { TranscriptAnswer } from './transcriptAnswer';
 import type { ChatPatch } from './transcriptRows';
 import { actionsFor, INTERRUPTED_TEXT, WAITING_TEXT } from './transcriptWords';
 
 export { UNFOLDED_OUTPUTS, type ChatPatch } from './transcriptRows';
-export { actionsFor, INTERRUPTED_CARD, INTERRUPTED_TEXT, retryText, WAITING_TEXT } from './transcriptWords';
+export { actionsFor, INTERRUPTED_CARD, INTERRUPTED_TEXT, retryText, STOPPED_TEXT, WAITING_TEXT } from './transcriptWords';
 export { parseSavedConversation, savedConversationRows, type SavedConversation } from './savedConversation';
 export { firstChangedLine, lineCounts } from './transcriptCards';
 
@@ -28,9 +28,14 @@ export interface PromptView {
   label?: string;
   /** Labels of the chips that travel with the message. */
   attachments?: string[];
+  /** A Retry of the failed message (retried() tidies up once it is answered). */
+  retry?: true;
 }
 
 export class ChatTranscript extends TranscriptAnswer {
+  /** The running Retry: its "Sending your message again…" line and the error it answers. */
+  private retrying: { resendId?: string; errorId?: string } | undefined;
+
   /** The entries and totals, to save the chat; while an answer runs, also that send's usage so far. */
   saved(): SavedConversation {
     return {
@@ -110,7 +115,27 @@ export class ChatTranscript extends TranscriptAnswer {
       view.show === false
         ? { kind: 'notice', id: this.id(), text: view.resend ?? 'Sending your message again…' }
         : this.userRow(prompt, view);
+    const error = view.retry ? [...this.entries].reverse().find((e) => e.kind === 'error' && e.actions.length > 0) : undefined;
+    this.retrying = view.retry ? { ...(row.kind === 'notice' ? { resendId: row.id } : {}), ...(error ? { errorId: error.id } : {}) } : undefined;
     return [this.add(row), this.statusPatch()];
+  }
+
+  /**
+   * A Retry was answered: its "Sending your message again…" line goes, and the error it answered
+   * keeps its message but no longer offers Retry or Set API Key (both done with).
+   */
+  retried(): ChatPatch[] {
+    const retrying = this.retrying;
+    this.retrying = undefined;
+    const patches: ChatPatch[] = [];
+    const error = retrying?.errorId === undefined ? undefined : this.find(retrying.errorId);
+    if (error?.kind === 'error') patches.push(this.upsert({ ...error, actions: [] }));
+    const index = retrying?.resendId === undefined ? -1 : this.entries.findIndex((e) => e.id === retrying.resendId);
+    if (index >= 0) {
+      this.entries.splice(index, 1);
+      patches.push({ type: 'remove', id: retrying!.resendId! });
+    }
+    return patches;
   }
 
   /** The user's message without a send (it waits for an API key). */
@@ -136,14 +161,49 @@ export class ChatTranscript extends TranscriptAnswer {
     return [this.upsert({ ...row, checkpoint })];
   }
 
-  /** The rewind to before user message `id`: it and every row after it are marked rewound (and folded); it says what changed. */
-  markRewound(id: string, summary: string): ChatPatch[] {
+  /**
+   * The rewind to before user message `id`: it says what changed (`summary`) and how to undo it;
+   * when the conversation was rewound (`fold`), it and every row after it are marked rewound (and
+   * folded). Rows a later rewind folded already keep their own marks.
+   */
+  markRewound(id: string, summary: string, options: { fold: boolean; undo?: RewindUndo } = { fold: true }): ChatPatch[] {
     const index = this.entries.findIndex((e) => e.id === id);
-    if (index < 0) return [];
-    return this.entries
-      .slice(index)
-      .map((e) => (e.id === id && e.kind === 'user' ? { ...e, rewound: true as const, rewoundHere: summary } : { ...e, rewound: true as const }))
-      .map((e) => this.upsert(e));
+    const row = this.entries[index];
+    if (row?.kind !== 'user') return [];
+    const head: ChatEntry = { ...row, rewoundHere: summary, ...(options.fold ? { rewound: true as const } : {}), ...(options.undo ? { rewindUndo: { ...options.undo } } : {}) };
+    const patches = [this.upsert(head)];
+    if (options.fold) for (const e of this.entries.slice(index + 1)) if (!e.rewound) patches.push(this.upsert({ ...e, rewound: true as const }));
+    return patches;
+  }
+
+  /**
+   * The Undo of the rewind to before user message `id`: its marks go, and the rows it folded
+   * (up to the next message another rewind went back to) show again.
+   */
+  unmarkRewound(id: string): ChatPatch[] {
+    const index = this.entries.findIndex((e) => e.id === id);
+    const row = this.entries[index];
+    if (row?.kind !== 'user' || row.rewoundHere === undefined) return [];
+    const folded = row.rewound === true;
+    const { rewound: _rewound, rewoundHere: _here, rewindUndo: _undo, ...head } = row;
+    const patches = [this.upsert(head)];
+    if (!folded) return patches;
+    for (const e of this.entries.slice(index + 1)) {
+      if (e.kind === 'user' && e.rewoundHere !== undefined) break;
+      if (!e.rewound) continue;
+      const { rewound: _r, ...rest } = e;
+      patches.push(this.upsert(rest as ChatEntry));
+    }
+    return patches;
+  }
+
+  /** A message was sent after a rewind: its Undo is no longer offered (Claude goes on from the rewound state). */
+  dropRewindUndo(): ChatPatch[] {
+    return this.entries.flatMap((e) => {
+      if (e.kind !== 'user' || e.rewindUndo === undefined) return [];
+      const { rewindUndo: _undo, ...rest } = e;
+      return [this.upsert(rest)];
+    });
   }
 
   /** Marks an edit card's file as restored by Undo. */
@@ -165,6 +225,20 @@ export class ChatTranscript extends TranscriptAnswer {
       .slice(start)
       .filter((e) => e.kind === 'tool' && e.edit !== undefined && !e.edit.undone && undone.has(e.edit.path))
       .flatMap((e) => this.markUndone(e.id));
+  }
+
+  /**
+   * Marks the memory write cards of the memory files the change summary undid: every write card
+   * since user message `from` whose `/memories` path is one of `rels` (store-relative).
+   */
+  markMemoryUndone(rels: readonly string[], from: string): ChatPatch[] {
+    const start = this.entries.findIndex((e) => e.id === from);
+    if (start < 0 || rels.length === 0) return [];
+    const undone = new Set(rels.map((r) => `/memories/${r}`));
+    return this.entries
+      .slice(start)
+      .filter((e) => e.kind === 'tool' && e.tool === undefined && e.version !== undefined && e.undone === undefined && e.path !== undefined && undone.has(e.path))
+      .map((e) => this.upsert({ ...e, undone: true } as ChatEntry));
   }
 
   /**

@@ -4,7 +4,8 @@
  * commands need (chatCommands.ts; index.ts registers both).
  */
 import * as vscode from 'vscode';
-import { rewindFromCard } from './chatRewind';
+import { rewindFromCard, undoRewindFromCard } from './chatRewind';
+import { registerEditDiffActions } from './editDiffActions';
 import { COMMANDS, CONTEXT_KEYS, focusViewCommand, VIEWS } from '../../platform/ids';
 import type { ExtensionServices } from '../../platform/services';
 import { SETTINGS_SECTION } from '../../platform/settings';
@@ -24,7 +25,7 @@ import { parseSavedConversation, savedConversationRows } from './chatTranscript'
 import { ChatViewProvider } from './chatViewProvider';
 import type { ChatSnapshot } from './shared/protocol';
 import { ChatAttention } from './chatAttention';
-import { changeSummaryPort, registerCheckpointDocuments, runSummaryAction } from './changeSummaryUi';
+import { changeSummaryPort, registerCheckpointDocuments, runSummaryAction, type MemoryReviews } from './changeSummaryUi';
 import { runFollowUp } from './chatFollowUps';
 
 const OPEN_CHAT = 'Open Chat';
@@ -87,11 +88,11 @@ export interface ChatPrompts {
   confirm(message: string, detail: string, confirmLabel: string): Thenable<boolean>;
 }
 
-export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts): { api: ChatApi; feature: ChatFeature } {
+export function registerChat(context: vscode.ExtensionContext, services: ExtensionServices, prompts: ChatPrompts, reviews?: MemoryReviews): { api: ChatApi; feature: ChatFeature } {
   const archive = new ChatArchive(workspaceChatBlobs(context.storageUri, context.workspaceState), parseSavedConversation, undefined, savedConversationRows);
   const base = chatEnvironment(services, context.workspaceState, archive, context.extensionUri);
   const checkpoints = (folder: vscode.WorkspaceFolder) => base.checkpoints?.(folder);
-  const env: ChatEnvironment = { ...base, changeSummary: changeSummaryPort(services, checkpoints, (message, detail, label) => prompts.confirm(message, detail, label)) };
+  const env: ChatEnvironment = { ...base, changeSummary: changeSummaryPort(services, checkpoints, (message, detail, label) => prompts.confirm(message, detail, label), reviews) };
   const controller = new ChatController(env);
   const actions = chatActions(controller, env, prompts, services);
   const route = chatMessageRouter(actions, env.log);
@@ -133,6 +134,7 @@ export function registerChat(context: vscode.ExtensionContext, services: Extensi
     provider,
     panel,
     registerCheckpointDocuments(checkpoints),
+    registerEditDiffActions(controller, env.log),
     changed,
     ...followActiveEditor(controller),
     controller.onPatch((patch) => {
@@ -230,6 +232,7 @@ function chatActions(controller: ChatController, env: ChatEnvironment, prompts: 
     },
     undoEdit: (entryId) => undoEdit(controller, prompts, env.log, entryId),
     rewind: (entryId) => rewindFromCard(controller, env.log, entryId),
+    undoRewind: (entryId) => undoRewindFromCard(controller, env.log, entryId),
     showChange: (entryId) => showChange(controller, entryId),
     unfoldOutput: (entryId) => controller.unfoldOutput(entryId),
     openFile: (entryId) => openFile(controller, entryId),

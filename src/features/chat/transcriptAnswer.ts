@@ -13,7 +13,7 @@ import { readSummary } from './shared/cardText';
 import { MAX_CARD_OUTPUT_CHARS, emptyTokenUsage, networkLabel, type ApprovalState, type ChatEntry, type TokenUsage, type ToolApproval, type ToolNetwork } from './shared/protocol';
 import { changeOf, editOf, exitOf, fileOf, lineCounts, toolName } from './transcriptCards';
 import { TranscriptRows, type ChatPatch } from './transcriptRows';
-import { actionsFor, retryText, WAITING_TEXT } from './transcriptWords';
+import { actionsFor, retryText, STOPPED_TEXT, WAITING_TEXT } from './transcriptWords';
 
 export class TranscriptAnswer extends TranscriptRows {
   /** The running send's model and the usage of its requests so far (one usage line per answer). */
@@ -180,7 +180,7 @@ export class TranscriptAnswer extends TranscriptRows {
       case 'turn_end':
         return [...this.closeTurn(), ...this.setWorking(WAITING_TEXT)];
       case 'error':
-        if (event.kind === 'cancelled') return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: event.message })];
+        if (event.kind === 'cancelled') return [...this.closeTurn(), this.add({ kind: 'notice', id: this.id(), text: STOPPED_TEXT })];
         return [
           ...this.closeTurn(),
           this.add({ kind: 'error', id: this.id(), message: event.message, actions: actionsFor(event.kind) }),

@@ -12,10 +12,13 @@ export function toolName(tool: string | undefined): { tool?: string } {
 /**
  * Lines added and removed between two texts (a card's "+3 −1"): the longest common subsequence of
  * the lines between their common start and end; for very large changes, the sizes of that middle.
+ * Lines are counted as git counts them (the change summary's figures come from git): each with its
+ * line break, so a file's last line break adds no line, and a last line that gains or loses its
+ * break is one line out and one in.
  */
 export function lineCounts(before: string | undefined, after: string): { added: number; removed: number } {
-  const a = before === undefined ? [] : before.split('\n');
-  const b = after.split('\n');
+  const a = before === undefined ? [] : gitLines(before);
+  const b = gitLines(after);
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let end = 0;
@@ -31,6 +34,11 @@ export function lineCounts(before: string | undefined, after: string): { added: 
   }
   const common = row[y.length];
   return { added: y.length - common, removed: x.length - common };
+}
+
+/** The lines of `text` as git sees them: each with its line break (the last one may have none). */
+function gitLines(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
 }
 
 export function editOf(path: string, before: string | undefined, after: string): ToolEdit {

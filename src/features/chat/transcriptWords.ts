@@ -6,6 +6,11 @@ import type { ErrorAction } from './shared/protocol';
 export const WAITING_TEXT = 'Waiting for Claude…';
 /** The line a chat restored after a reload ends with when an answer was running. */
 export const INTERRUPTED_TEXT = 'Stopped: the window was reloaded while Claude was answering.';
+/**
+ * The line Stop leaves in the chat: everything Claude did so far stays, and where to take it back
+ * (the error's own message is the CLI's).
+ */
+export const STOPPED_TEXT = 'Stopped. What Claude did so far is kept: file edits, what its commands did and memory changes (the change summary lists them; Undo or Rewind takes them back).';
 /** A card whose call was still running when the window reloaded. */
 export const INTERRUPTED_CARD = 'interrupted by a window reload before it finished';
 

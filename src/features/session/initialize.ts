@@ -142,7 +142,7 @@ async function askDraftWithClaude(): Promise<boolean | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
       { label: '$(sparkle) Initialize and let Claude draft the feature list', detail: 'Starts an initializer conversation in the chat: Claude explores the goal and appends features to features.json.', draft: true },
-      { label: '$(checklist) Initialize only', detail: 'The goal\'s list items (or the goal itself) become the first features; you edit the rest.', draft: false },
+      { label: '$(checklist) Initialize only', detail: 'No API call: the goal\'s list items, or what it enumerates, become the first features; you edit the rest.', draft: false },
     ],
     { title: 'Initialize Project Memory', placeHolder: 'Draft the feature checklist with Claude?', ignoreFocusOut: true },
   );

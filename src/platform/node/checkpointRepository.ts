@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { CheckpointMemory, type CheckpointMemoryEngine } from '../../core/checkpoints/memoryRewind';
 import { CheckpointStore, DEFAULT_CHECKPOINT_MAX_FILE_BYTES, type WorkTreeProbe } from '../../core/checkpoints/checkpointStore';
 import { CHECKPOINT_ATTRIBUTES, Git, type GitRunner } from '../../core/checkpoints/git';
+import { WorkspaceGit } from '../../core/checkpoints/workspaceGit';
 import { AUTHORS } from '../../core/memory/history/types';
 import { NodeGitRunner } from './gitProcess';
 
@@ -54,15 +55,19 @@ export async function openCheckpoints(folder: string, options: OpenCheckpointsOp
   const gitDir = checkpointRepositoryDir(workTree, options.home);
   const runner = options.runner ?? new NodeGitRunner();
   const git = new Git(runner, { gitDir, workTree });
-  await prepareRepository(git, gitDir, options.memoryFolder);
+  const memoryFolder = await prepareRepository(git, gitDir, options.memoryFolder);
   const memory = options.memory === undefined ? undefined : new CheckpointMemory(options.memory, AUTHORS.user);
   return new CheckpointStore(git, new NodeWorkTreeProbe(workTree), memory, {
     maxFileBytes: options.maxFileBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
     now: options.now,
+    // The folder's own repository: HEAD with each checkpoint, the branch moved with a rewind when asked.
+    workspace: new WorkspaceGit(runner, workTree),
+    memoryFolder,
   });
 }
 
-async function prepareRepository(git: Git, gitDir: string, memoryFolder: string): Promise<void> {
+/** Makes the repository on first use and writes its exclude and attributes; returns the memory folder as it excludes it. */
+async function prepareRepository(git: Git, gitDir: string, memoryFolder: string): Promise<string> {
   if (!fs.existsSync(path.join(gitDir, 'HEAD'))) {
     await fs.promises.mkdir(gitDir, { recursive: true, mode: 0o700 });
     await git.run(['init', '--quiet', '--bare', gitDir], { bare: true });
@@ -74,6 +79,7 @@ async function prepareRepository(git: Git, gitDir: string, memoryFolder: string)
   const exclude = ['.git', ...(memory === '' ? [] : [`/${memory.replace(/[*?[\]\\!#]/g, (c) => `\\${c}`)}`])].join('\n') + '\n';
   await writeIfChanged(path.join(info, 'exclude'), exclude);
   await writeIfChanged(path.join(info, 'attributes'), CHECKPOINT_ATTRIBUTES);
+  return memory;
 }
 
 async function writeIfChanged(file: string, text: string): Promise<void> {
@@ -87,5 +93,9 @@ class NodeWorkTreeProbe implements WorkTreeProbe {
   async sizeOf(rel: string): Promise<number | undefined> {
     const stat = await fs.promises.lstat(path.join(this.root, rel)).catch(() => undefined);
     return stat !== undefined && (stat.isFile() || stat.isSymbolicLink()) ? stat.size : undefined;
+  }
+
+  async modifiedAt(rel: string): Promise<number | undefined> {
+    return (await fs.promises.lstat(path.join(this.root, rel)).catch(() => undefined))?.mtimeMs;
   }
 }

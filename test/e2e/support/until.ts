@@ -86,3 +86,16 @@ export async function sendFromComposer(chat: FrameLocator, text: string): Promis
   );
   await untilChat(chat, chat.locator('.entry.user', { hasText: firstLine }).first(), `the message "${firstLine}" on screen, sent or queued`, { timeout: 20_000 });
 }
+
+/**
+ * Waits for an answer (`answer`, a locator of its last text) whose commands may ask on their
+ * cards: each question is answered Allow once, as a user would, at most `questions` times.
+ */
+export async function untilAnsweredAllowingOnce(chat: FrameLocator, answer: Locator, questions = 6): Promise<void> {
+  const asking = chat.locator('.entry.tool .approval-pending [data-action="allow-once"]');
+  for (let i = 0; i < questions && !(await answer.isVisible()); i++) {
+    await Promise.race([answer.waitFor({ timeout: 60_000 }), asking.first().waitFor({ timeout: 60_000 })]).catch(() => undefined);
+    if ((await asking.count()) > 0) await asking.first().click({ timeout: 5_000 }).catch(() => undefined);
+  }
+  await untilChat(chat, answer, 'the answer', { timeout: 60_000 });
+}

@@ -125,11 +125,11 @@ describe('Memory Changes feed', () => {
   it('words a row by its author, its time and its operation', async () => {
     const { history, clock } = await storeWithSweep();
     const create = history[0];
-    assert.equal(changeDescription(create, create.time + 3 * 60_000), "Claude, chat 'Fix login' · 3 min ago");
+    assert.equal(changeDescription(create, create.time + 3 * 60_000), "3 min ago · Claude, chat 'Fix login'");
     assert.deepEqual(changeTooltipLines(create).slice(0, 2), ['a.md created', "by Claude, chat 'Fix login', turn 3"]);
     assert.equal(changeTooltipLines(history[3])[0], 'a.md renamed to b.md');
-    assert.equal(changeDescription(history.at(-1)!, clock.now), 'Memory expiry (unused file) · just now');
-    assert.equal(changeDescription(history[5], clock.now), 'You · 2026-01-01');
+    assert.equal(changeDescription(history.at(-1)!, clock.now), 'just now · Memory expiry (unused file)');
+    assert.equal(changeDescription(history[5], clock.now), '2026-01-01 · You');
   });
 
   it('diffs a change against the file\'s previous version: empty before a create, empty after a delete, both paths of a rename', async () => {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ChangeSummary, type ChangeSummaryPort } from '../../../src/features/chat/changeSummary';
-import type { ChangeSummaryView } from '../../../src/features/chat/shared/changeSummary';
+import { notCoveredLine, type ChangeSummaryView } from '../../../src/features/chat/shared/changeSummary';
 import { makeWorkspace, type Workspace } from '../checkpoints/checkpointSupport';
 import { summaryMemoryOf } from './summaryMemory';
 
@@ -20,6 +20,8 @@ describe('change summary against its port (real git and memory engine)', () => {
   let views: (ChangeSummaryView | undefined)[];
   let saves: number;
   let checkpointsOfMessages: number[];
+  let reviewed: { folder: string; versions: number[] }[];
+  let memoryCardsUndone: { rels: string[]; from: string }[];
 
   const port = (): ChangeSummaryPort => ({
     checkpoints: (folder) => (folder === FOLDER ? Promise.resolve(ws.store) : undefined),
@@ -28,6 +30,7 @@ describe('change summary against its port (real git and memory engine)', () => {
       questions.push(message);
       return answer;
     },
+    markReviewed: async (folder, versions) => void reviewed.push({ folder, versions: [...versions] }),
     log: { info: () => undefined, warn: () => undefined },
   });
   const summary = (): ChangeSummary =>
@@ -35,6 +38,7 @@ describe('change summary against its port (real git and memory engine)', () => {
       onView: (view) => views.push(view),
       onState: async () => void saves++,
       messageCheckpoints: () => checkpointsOfMessages,
+      memoryUndone: (rels, from) => void memoryCardsUndone.push({ rels, from }),
     });
   /** A user message: its checkpoint is taken and handed to the summary. */
   const message = async (s: ChangeSummary, text: string): Promise<number> => {
@@ -51,6 +55,8 @@ describe('change summary against its port (real git and memory engine)', () => {
     views = [];
     saves = 0;
     checkpointsOfMessages = [];
+    reviewed = [];
+    memoryCardsUndone = [];
     ws.write('src/app.js', 'const a = 1;\r\nconsole.log(a);\r\n');
     ws.write('src/legacy.js', '// legacy\n');
     ws.write('README.md', '# project\n');
@@ -192,6 +198,62 @@ describe('change summary against its port (real git and memory engine)', () => {
     assert.ok(fs.existsSync(path.join(ws.folder, '.claude-memories', 'progress.md')));
     assert.deepEqual({ rows: s.view?.rows.length, kept: s.view?.kept, undone: s.view?.undone }, { rows: 0, kept: 1, undone: 4 });
     assert.deepEqual(await s.keepAll(), { ok: false, reason: 'There are no changes to keep.' });
+  });
+
+  it('one review state per memory file: Keep marks its versions reviewed in Memory Changes; Undo marks them too and its memory cards undone', async () => {
+    const s = summary();
+    await message(s, 'Fix the app');
+    await answerChangesThings();
+    await s.refresh();
+    const history = await ws.engine.history();
+    const versionOf = (rel: string) => history.filter((e) => e.path === rel && e.author.name === 'chat').map((e) => e.version);
+    assert.equal((await s.keep('memory', 'progress.md')).ok, true);
+    assert.deepEqual(reviewed, [{ folder: FOLDER, versions: versionOf('progress.md') }]);
+    assert.equal((await s.keep('file', 'src/app.js')).ok, true);
+    assert.equal(reviewed.length, 1, 'a workspace file has no Memory Changes rows');
+    assert.equal((await s.undo('memory', 'features.json')).ok, true);
+    assert.deepEqual(reviewed[1], { folder: FOLDER, versions: versionOf('features.json') });
+    assert.deepEqual(memoryCardsUndone, [{ rels: ['features.json'], from: `e${checkpointsOfMessages[0]}` }]);
+  });
+
+  it('the user\'s own Restore (Recently Deleted, a history version) and hand edits are not Claude\'s changes: not in the summary', async () => {
+    await ws.engine.createFile('old-api-decisions.md', Buffer.from('# old\n- a\n- b\n'));
+    await ws.engine.delete('old-api-decisions.md');
+    const deleted = (await ws.engine.history()).filter((e) => e.path === 'old-api-decisions.md' && e.op !== 'delete').at(-1)!;
+    const s = summary();
+    await message(s, 'Fix the app');
+    // The user restores the deleted file (as the Memory view's Restore does: the user's version) and edits features.json by hand.
+    await ws.engine.restore('old-api-decisions.md', deleted.version, { name: 'user' });
+    fs.writeFileSync(path.join(ws.folder, '.claude-memories', 'features.json'), '[]\n');
+    await ws.engine.noticeChange('features.json');
+    await s.refresh();
+    const view: ChangeSummaryView | undefined = s.view;
+    assert.equal(view, undefined, `nothing of Claude's: ${JSON.stringify(view?.rows)}`);
+    // Claude's own write shows, with its +/− counted as its card counts it.
+    await ws.engine.execute({ command: 'create', path: '/memories/progress.md', file_text: Array.from({ length: 8 }, (_, i) => `- ${i}`).join('\n') + '\n' }, undefined, chat);
+    await s.refresh();
+    assert.deepEqual(s.view?.rows.map((r) => [r.path, r.added, r.removed]), [['progress.md', 8, 0]]);
+  });
+
+  it('says under the summary which ignored files changed since (checkpoints do not cover them), also when nothing else changed', async () => {
+    ws.write('.gitignore', 'todos.json\n');
+    const s = summary();
+    const cp = await message(s, 'Add a todo');
+    ws.write('todos.json', '[{"id":1}]\n');
+    const later = ((await ws.store.get(cp)).time + 5_000) / 1000;
+    fs.utimesSync(path.join(ws.folder, 'todos.json'), later, later);
+    await s.refresh();
+    assert.deepEqual(s.view?.notCovered, { paths: ['todos.json'], total: 1 });
+    assert.deepEqual(s.view?.rows, []);
+    assert.equal(notCoveredLine(s.view!.notCovered!), 'Not covered by checkpoints (ignored by .gitignore), so Undo and Rewind leave it: todos.json');
+  });
+
+  it('names the features flipped since any message\'s checkpoint, with their descriptions (a routine chat\'s title)', async () => {
+    const s = summary();
+    const cp = await message(s, 'Resume Session · next: F001');
+    await answerChangesThings();
+    assert.deepEqual(await s.featureFlipsSince(FOLDER, cp), [{ id: 'F001', passes: true, description: 'd' }]);
+    assert.deepEqual(await s.featureFlipsSince('file:///elsewhere', cp), []);
   });
 
   it('a rewind to the base or before ends the summary; a reset (another chat) shows nothing', async () => {

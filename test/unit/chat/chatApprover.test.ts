@@ -1,4 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { ApprovalDecision, ApprovalRequest } from '../../../src/core/agent/tools';
 import { ChatApprover, questionKey } from '../../../src/features/chat/chatApprover';
 import { ChatTranscript, lineCounts, type ChatPatch } from '../../../src/features/chat/chatTranscript';
@@ -144,5 +148,31 @@ describe('chat transcript: workspace tool cards', () => {
     assert.deepEqual(lineCounts(undefined, 'x\ny'), { added: 2, removed: 0 });
     assert.deepEqual(lineCounts('a\nb\nc', 'a\nX\nY\nc'), { added: 2, removed: 1 });
     assert.deepEqual(lineCounts('a\na', 'a'), { added: 0, removed: 1 });
+  });
+
+  it('counts lines as git does, so a card and the change summary agree (a created 8-line file is +8 on both)', () => {
+    const eight = Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+    const cases: Array<[string | undefined, string]> = [
+      [undefined, eight],
+      [undefined, 'no newline at the end'],
+      ['a\nb\n', 'a\nb'],
+      ['a\nb', 'a\nb\nc\n'],
+      ['x\n\n\ny\n', 'x\n\ny\nz\n'],
+      [eight, eight.replace('line 3', 'line three').replace('line 7\n', '')],
+      ['', ''],
+    ];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cm-linecounts-'));
+    try {
+      for (const [before, after] of cases) {
+        fs.writeFileSync(path.join(dir, 'a'), before ?? '');
+        fs.writeFileSync(path.join(dir, 'b'), after);
+        // What the summary reads: git's own +/- for the same two texts (numstat of --no-index).
+        const out = spawnSync('git', ['diff', '--no-index', '--numstat', '--', before === undefined ? '/dev/null' : 'a', 'b'], { cwd: dir, encoding: 'utf8' }).stdout;
+        const [added, removed] = out === '' ? [0, 0] : out.split('\t').slice(0, 2).map(Number);
+        assert.deepEqual(lineCounts(before, after), { added, removed }, JSON.stringify([before, after]));
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

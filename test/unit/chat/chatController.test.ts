@@ -57,6 +57,11 @@ describe('chat controller: the parts wired together', () => {
     assert.equal(c.canRetry, false);
     const last = server.requests.at(-1)!.body.messages as Array<{ role: string; content: unknown }>;
     assert.equal(last.length, 1, 'the prompt is not sent twice');
+    // Answered: no "Sending your message again…" left, and the old error offers no button any more.
+    const entries = c.snapshot().entries;
+    assert.equal(entries.some((e) => e.kind === 'notice' && /again/.test(e.text)), false, JSON.stringify(entries));
+    const stale = entries.find((e) => e.kind === 'error');
+    assert.deepEqual(stale?.kind === 'error' && stale.actions, []);
   });
 
   it('New Chat drops what belonged to the old conversation: its Retry', async () => {

@@ -29,9 +29,35 @@ describe('rewind marks in the transcript, the protocol and the note for Claude',
     assert.deepEqual(t.markRewound('e999', 'x'), []);
   });
 
-  it('the webview may only ask to rewind a row id', () => {
-    assert.deepEqual(parseWebviewMessage({ type: 'rewind', entryId: 'e3' }), { type: 'rewind', entryId: 'e3' });
-    for (const entryId of [undefined, 3, '../e3', 'e3; rm', '']) assert.equal(parseWebviewMessage({ type: 'rewind', entryId }), undefined, String(entryId));
+  it('the webview may only ask to rewind (or undo a rewind of) a row id', () => {
+    for (const type of ['rewind', 'undoRewind']) {
+      assert.deepEqual(parseWebviewMessage({ type, entryId: 'e3' }), { type, entryId: 'e3' });
+      for (const entryId of [undefined, 3, '../e3', 'e3; rm', '']) assert.equal(parseWebviewMessage({ type, entryId }), undefined, `${type} ${String(entryId)}`);
+    }
+  });
+
+  it('a files-only rewind marks only the message; Undo unfolds what its rewind folded, not what a later rewind folded', () => {
+    const t = new ChatTranscript();
+    const ids: string[] = [];
+    for (const text of ['one', 'two', 'three']) {
+      t.begin(text, 'm');
+      t.setCheckpoint(ids.length + 1);
+      ids.push(t.snapshot().entries.at(-1)!.id);
+      t.notice(`after ${text}`);
+      t.end();
+    }
+    t.markRewound(ids[0], 'Files rewound.', { fold: false, undo: { backup: 9 } });
+    assert.ok(t.snapshot().entries.every((e) => e.rewound === undefined), 'files only folds nothing');
+    t.unmarkRewound(ids[0]);
+    t.markRewound(ids[2], 'Rewound three.', { fold: true, undo: { backup: 10, conversation: true } });
+    t.markRewound(ids[1], 'Rewound two.', { fold: true, undo: { backup: 11, conversation: true } });
+    const folded = (): string[] => t.snapshot().entries.filter((e) => e.rewound).map((e) => (e.kind === 'user' ? e.text : e.kind === 'notice' ? e.text : e.kind));
+    assert.deepEqual(folded(), ['two', 'after two', 'three', 'after three']);
+    t.unmarkRewound(ids[1]);
+    assert.deepEqual(folded(), ['three', 'after three'], 'the later rewind keeps its rows folded');
+    const two = t.snapshot().entries.find((e) => e.id === ids[1]);
+    assert.equal(two?.kind === 'user' && (two.rewoundHere ?? two.rewindUndo ?? two.rewound), undefined);
+    assert.equal(t.dropRewindUndo().length, 1, 'the one Undo left (three) goes when a message is sent');
   });
 
   it('Claude is told which message was rewound to and which files changed back, in one bracketed note', () => {

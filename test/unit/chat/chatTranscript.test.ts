@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { actionsFor, ChatTranscript, retryText, WAITING_TEXT, type ChatPatch } from '../../../src/features/chat/chatTranscript';
+import { actionsFor, ChatTranscript, retryText, STOPPED_TEXT, WAITING_TEXT, type ChatPatch } from '../../../src/features/chat/chatTranscript';
 import { applyChatPatch } from '../../../src/features/chat/shared/chatPatch';
 import type { ChatEntry } from '../../../src/features/chat/shared/protocol';
 
@@ -147,6 +147,9 @@ describe('chat transcript', () => {
     const last = t.snapshot().entries.slice(-2);
     assert.equal(last[0].kind === 'assistant' && last[0].streaming, false, 'stopped text is no longer streaming');
     assert.equal(last[1].kind, 'notice');
+    // Stop's line says the workspace edits and commands' effects are kept too, not only memory.
+    assert.equal(last[1].kind === 'notice' && last[1].text, STOPPED_TEXT);
+    assert.match(STOPPED_TEXT, /file edits, what its commands did and memory changes/);
     assert.equal(t.snapshot().status.running, false);
   });
 

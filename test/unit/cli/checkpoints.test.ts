@@ -3,6 +3,7 @@
  * changed since; `rewind` brings back what the editor, bash and the memory tool did.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -101,6 +102,50 @@ describe('claude-memory checkpoints and rewind', function () {
     assert.deepEqual({ ...now, 'node_modules/dep/index.js': undefined }, { ...before, 'node_modules/dep/index.js': undefined });
     assert.deepEqual(treeOf(path.join(ws, 'node_modules')), ignoredAfter);
     assert.equal(fs.existsSync(path.join(ws, '.claude-memories', 'progress.md')), false);
+  });
+
+  it('rewind names the commits made since; --move-branch moves the branch back (the reflog keeps the commit) and its Undo forward', async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', ...args], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: ws, GIT_CONFIG_NOSYSTEM: '1' } }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'first');
+    const first = git('rev-parse', 'HEAD');
+    // A run whose bash step commits, as the Resume routine does.
+    const bash = { type: 'tool_use' as const, id: 't1', name: 'bash', input: { command: "printf 'exports.add = (a, b) => a + b;\\n' > src/add.js && git -c user.name=c -c user.email=c@c commit -qam 'Fix add'" } };
+    server = await startMockMessagesApi([{ content: [bash] }, { content: [{ type: 'text', text: 'Committed.' }] }]);
+    const run = io(ws);
+    assert.equal(await runCommand(['--workspace', ws, '--allow-command', '*', '--no-sandbox', 'fix add'], { ...run.io, stdin: new PassThrough(), env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url }, signal: new AbortController().signal }), 0, run.out.stderr);
+    const second = git('rev-parse', 'HEAD');
+    assert.notEqual(second, first, 'the run committed');
+    const short = git('rev-parse', '--short', 'HEAD');
+
+    const dry = io(ws);
+    assert.equal(await rewindCommand(['--workspace', ws, '--dry-run', '1'], dry.io), 0, dry.out.stderr);
+    assert.match(dry.out.stdout, new RegExp(`^1 commit since stays on main: ${short} Fix add\nAdd --move-branch to move main back too\\.$`, 'm'));
+
+    const rewind = io(ws);
+    assert.equal(await rewindCommand(['--workspace', ws, '--move-branch', '1'], rewind.io), 0, rewind.out.stderr);
+    assert.match(rewind.out.stdout, new RegExp(`^Branch main moves back: 1 commit leaves it \\(kept in the reflog\\): ${short} Fix add$`, 'm'));
+    assert.match(rewind.out.stdout, /^Undo this rewind with 'claude-memory rewind 2 --move-branch'\.$/m);
+    assert.equal(git('rev-parse', 'HEAD'), first);
+    assert.equal(git('status', '--porcelain', '--untracked-files=no'), '');
+    assert.match(git('reflog', 'show', '--format=%H %gs', 'main'), new RegExp(`^${second} commit: Fix add$`, 'm'));
+
+    const undo = io(ws);
+    assert.equal(await rewindCommand(['--workspace', ws, '--move-branch', '2'], undo.io), 0, undo.out.stderr);
+    assert.match(undo.out.stdout, /^Branch main moves forward again: 1 commit comes back/m);
+    assert.equal(git('rev-parse', 'HEAD'), second);
+
+    // A branch the checkpoint cannot explain (Claude's commit amended; checkpoint 2 was taken on it): --move-branch refuses and changes nothing.
+    fs.writeFileSync(path.join(ws, 'src', 'add.js'), 'amended\n');
+    git('commit', '-q', '-a', '--amend', '-m', 'Fix add, amended');
+    const amended = git('rev-parse', 'HEAD');
+    const refused = io(ws);
+    assert.equal(await rewindCommand(['--workspace', ws, '--move-branch', '2'], refused.io), 1);
+    assert.match(refused.out.stderr, /^claude-memory rewind: The branch cannot be moved with this rewind: main was rebased, reset or amended since this message.* Nothing was rewound/);
+    assert.equal(git('rev-parse', 'HEAD'), amended);
+    assert.equal(fs.readFileSync(path.join(ws, 'src', 'add.js'), 'utf8'), 'amended\n');
   });
 
   it('a bad or unknown id is one line on stderr and exit 2', async () => {

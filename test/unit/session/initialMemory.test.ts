@@ -27,10 +27,20 @@ describe('initial features from the goal', () => {
     assert.ok(features.every((f) => f.steps.length === 3 && f.category === 'functional'));
   });
 
-  it('makes one feature of a goal without a list, from its first sentence', () => {
-    assert.deepEqual(featuresFromGoal('Build a CLI todo app. It stores todos in JSON.').map((f) => f.description), ['Build a CLI todo app.']);
+  it('splits a goal without a list into what it enumerates (the placeholder\'s example goal is five features, not one catch-all)', () => {
+    const example = 'A command-line todo app: add, list, complete and delete todos, stored in a JSON file';
+    assert.deepEqual(featuresFromGoal(example).map((f) => [f.id, f.description]), [
+      ['F001', 'Add todos'],
+      ['F002', 'List todos'],
+      ['F003', 'Complete todos'],
+      ['F004', 'Delete todos'],
+      ['F005', 'Stored in a JSON file'],
+    ]);
+    assert.deepEqual(featuresFromGoal('Build a CLI todo app. It stores todos in JSON.').map((f) => f.description), ['Build a CLI todo app.', 'It stores todos in JSON.']);
+    assert.deepEqual(featuresFromGoal('A markdown linter').map((f) => f.description), ['A markdown linter'], 'one clause is one feature');
     assert.deepEqual(featuresFromGoal('   '), []);
     assert.equal(featuresFromGoal('x'.repeat(1000))[0].description.length, 300);
+    assert.equal(featuresFromGoal(`An app: ${Array.from({ length: 30 }, (_, i) => `do thing ${i}`).join(', ')}`).length, 12, 'at most twelve');
   });
 });
 

@@ -97,6 +97,11 @@ export interface ChangeSummaryView {
   running: boolean;
   /** A Keep / Undo is under way: the buttons wait. */
   busy?: true;
+  /**
+   * Files changed since the base that checkpoints do not cover (ignored by .gitignore), so they
+   * are not in the list and neither Undo nor Rewind can bring them back: the first few, and how many.
+   */
+  notCovered?: { paths: string[]; total: number };
 }
 
 export const EMPTY_SUMMARY_STATE: SummaryState = Object.freeze({ decisions: [] }) as SummaryState;
@@ -134,14 +139,23 @@ export function decide(state: SummaryState, rows: readonly ObservedChange[], dec
   return { ...state, decisions };
 }
 
-/** What the webview draws; undefined when there is nothing to show (no base, nothing changed or left). */
-export function summaryView(state: SummaryState, observed: readonly ObservedChange[], flips: readonly FeatureFlip[], running: boolean): ChangeSummaryView | undefined {
+/**
+ * What the webview draws; undefined when there is nothing to show (no base, nothing changed or
+ * left, no file outside the checkpoints changed). `notCovered`: ignored files changed since.
+ */
+export function summaryView(
+  state: SummaryState,
+  observed: readonly ObservedChange[],
+  flips: readonly FeatureFlip[],
+  running: boolean,
+  notCovered: { paths: string[]; total: number } = { paths: [], total: 0 },
+): ChangeSummaryView | undefined {
   if (state.base === undefined) return undefined;
   const open = openRows(observed, state.decisions);
   const kept = state.decisions.filter((d) => d.decision === 'kept' && !open.some((o) => same(o, d))).length;
   // An undone row that shows again was changed again: it counts as open, not undone.
   const undone = state.decisions.filter((d) => d.decision === 'undone' && !open.some((o) => same(o, d))).length;
-  if (open.length === 0 && kept === 0 && undone === 0) return undefined;
+  if (open.length === 0 && kept === 0 && undone === 0 && notCovered.total === 0) return undefined;
   const featuresOpen = open.some((o) => o.kind === 'memory' && o.path === FEATURES_FILE);
   const rows: SummaryRow[] = open.slice(0, MAX_SUMMARY_ROWS).map((o) => ({
     kind: o.kind,
@@ -162,7 +176,14 @@ export function summaryView(state: SummaryState, observed: readonly ObservedChan
     kept,
     undone,
     running,
+    ...(notCovered.total > 0 ? { notCovered: { paths: [...notCovered.paths], total: notCovered.total } } : {}),
   };
+}
+
+/** The line under the summary about what checkpoints do not cover: "Not covered by checkpoints (ignored): todos.json". */
+export function notCoveredLine(notCovered: { paths: string[]; total: number }): string {
+  const more = notCovered.total - notCovered.paths.length;
+  return `Not covered by checkpoints (ignored by .gitignore), so Undo and Rewind leave ${notCovered.total === 1 ? 'it' : 'them'}: ${notCovered.paths.join(', ')}${more > 0 ? ` and ${more} more` : ''}`;
 }
 
 /** "3 files changed · 2 memory files · 1 feature" (the parts that are not zero). */
@@ -194,8 +215,22 @@ export function featureFlips(before: string | undefined, after: string | undefin
   return flips;
 }
 
+/** Each feature's description in a checklist text (empty when it is not one). */
+export function featureDescriptions(text: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const item of checklistItems(text) ?? []) if (typeof item.description === 'string') out.set(item.id, item.description);
+  return out;
+}
+
 function passesById(text: string | undefined): Map<string, boolean> | undefined {
   if (text === undefined) return new Map();
+  const items = checklistItems(text);
+  return items === undefined ? undefined : new Map(items.map((item) => [item.id, item.passes === true]));
+}
+
+/** The items of a checklist text that have an id (undefined: no text, or not a JSON array). */
+function checklistItems(text: string | undefined): ({ id: string } & Record<string, unknown>)[] | undefined {
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -203,13 +238,7 @@ function passesById(text: string | undefined): Map<string, boolean> | undefined 
     return undefined;
   }
   if (!Array.isArray(value)) return undefined;
-  const out = new Map<string, boolean>();
-  for (const item of value) {
-    if (typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string') {
-      out.set((item as { id: string }).id, (item as { passes?: unknown }).passes === true);
-    }
-  }
-  return out;
+  return value.filter((item): item is { id: string } & Record<string, unknown> => typeof item === 'object' && item !== null && typeof (item as { id?: unknown }).id === 'string');
 }
 
 /**

@@ -130,11 +130,24 @@ export type DisabledAction = 'manageTrust' | 'openFolder';
 export type ToolStatus = 'running' | 'ok' | 'error';
 
 /**
- * What a rewind leaves on rows: `rewound` rows (the message rewound to and every row after it)
- * are kept, folded and marked; the message's own row says what the rewind did (`rewoundHere`).
+ * What a rewind leaves on rows: `rewound` rows (the message rewound to and every row after it,
+ * when the conversation was rewound) are kept, folded and marked; the message's own row says
+ * what the rewind did (`rewoundHere`) and how to undo it (`rewindUndo`).
  */
 export interface RewindMarks {
   rewound?: true;
+}
+
+/**
+ * What the Undo of a rewind on its message does: rewind the files and memory to checkpoint
+ * `backup` (the state just before the rewind; absent when only the conversation was rewound),
+ * with the branch (`branch`: the rewind moved it), and unfold the rows (`conversation`). Offered
+ * until the next message is sent.
+ */
+export interface RewindUndo {
+  backup?: number;
+  branch?: true;
+  conversation?: true;
 }
 
 /** One row of the conversation. Every string is display text; the webview never trusts it as HTML. */
@@ -153,6 +166,8 @@ export type ChatEntry = RewindMarks & (
       checkpoint?: number;
       /** This message was rewound to: what the rewind changed, one line. */
       rewoundHere?: string;
+      /** The rewind to this message can still be undone (its "Undo Rewind"). */
+      rewindUndo?: RewindUndo;
     }
   /**
    * Markdown as the model wrote it; the webview renders and sanitizes it. `continued`: a later
@@ -190,6 +205,8 @@ export type ChatEntry = RewindMarks & (
       edit?: ToolEdit;
       /** The history version a memory write was recorded as: the card's History link shows it in the Memory Changes feed. */
       version?: number;
+      /** A memory write the user undid (the change summary's Undo of its file): the card says so. */
+      undone?: true;
       /** A finished bash command: how it ended. */
       exit?: CommandExit;
       /** A workspace editor call whose path is in the folder: the card's link opens it (`openFile`). */
@@ -303,8 +320,14 @@ export type ExtensionToWebview =
   | { type: 'status'; status: ChatStatus }
   /** Puts the keyboard focus in the input (after "Ask Claude…" revealed the view). */
   | { type: 'focusInput' }
-  /** Queued messages that will not be sent (their conversation was replaced): back into the input, with why. */
-  | { type: 'draft'; text: string; reason: string }
+  /**
+   * Text back into the input, with why: queued messages that will not be sent (their conversation
+   * was replaced), or the message a rewind went back to. `ask`: only into an empty input; over a
+   * draft the note offers to put it back instead of merging. Empty `text`: only the note.
+   * `withdraw`: the text a rewind put back, taken out again if the input still holds just that
+   * (its rewind was undone).
+   */
+  | { type: 'draft'; text: string; reason: string; ask?: true; withdraw?: string }
   /** The change summary changed (undefined: nothing to show). */
   | { type: 'changes'; changes?: ChangeSummaryView };
 
@@ -345,6 +368,8 @@ export type WebviewToExtension =
   | { type: 'undoEdit'; entryId: string }
   /** "Rewind to here" on a user message: preview, confirm, then rewind files and memory to its checkpoint. */
   | { type: 'rewind'; entryId: string }
+  /** "Undo Rewind" on a rewound message: back to how things were just before that rewind. */
+  | { type: 'undoRewind'; entryId: string }
   /** A memory write card's History link: its version in the Memory Changes feed, with the diff. */
   | { type: 'showChange'; entryId: string }
   /** A folded card's Show Output: the extension sends the card again with its output. */

@@ -68,7 +68,7 @@ export function parseWebviewMessage(value: unknown): WebviewToExtension | undefi
     const { entryId, host } = value;
     return isEntryId(entryId) && isHost(host) ? { type, entryId, host } : undefined;
   }
-  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile' || type === 'rewind') {
+  if (type === 'openDiff' || type === 'undoEdit' || type === 'showChange' || type === 'unfoldOutput' || type === 'openFile' || type === 'rewind' || type === 'undoRewind') {
     return isEntryId(value.entryId) ? { type, entryId: value.entryId } : undefined;
   }
   if (type === 'starter') {
@@ -152,7 +152,9 @@ export function parseExtensionMessage(value: unknown): ExtensionToWebview | unde
     case 'focusInput':
       return { type: 'focusInput' };
     case 'draft':
-      return typeof value.text === 'string' && typeof value.reason === 'string' ? (value as ExtensionToWebview) : undefined;
+      return typeof value.text === 'string' && typeof value.reason === 'string' && (value.ask === undefined || value.ask === true) && (value.withdraw === undefined || typeof value.withdraw === 'string')
+        ? (value as ExtensionToWebview)
+        : undefined;
     case 'changes':
       return value.changes === undefined || isSummaryView(value.changes) ? (value as ExtensionToWebview) : undefined;
     default:
