@@ -1,10 +1,11 @@
 import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError } from '../core/memory';
+import { AUTHORS, DEFAULT_STORE_FOLDER, isFsError, isLinkedRootError } from '../core/memory';
 import { DEFAULT_HISTORY_RETENTION } from '../core/memory/history/types';
 import { createNodeMemoryEngine, type NodeMemoryEngineOptions } from '../platform/node/nodeMemoryEngine';
 import { CLI_NAME, oneLine, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
 import { execJsonLines } from './jsonLines';
+import { signalExitCode, stopOnSignals } from './signals';
 
 /** The store folder inside a workspace, as in the extension. */
 export const STORE_FOLDER = DEFAULT_STORE_FOLDER;
@@ -69,14 +70,19 @@ export async function execCommand(argv: string[], io: CliIo = processIo()): Prom
     return 1;
   }
 
+  // SIGINT, SIGTERM and SIGHUP: the call in progress finishes, no further line is read (signals.ts).
+  const stop = io.stdin === process.stdin ? stopOnSignals() : undefined;
   try {
-    await execJsonLines(engine, io.stdin, io.stdout, { onInternalError: reportInternal });
+    await execJsonLines(engine, io.stdin, io.stdout, { onInternalError: reportInternal, signal: stop?.signal });
   } catch (e) {
     // A closed stdout (e.g. `| head`) is the reader's choice, not an error worth a message.
     if ((e as NodeJS.ErrnoException).code !== 'EPIPE') io.stderr.write(`${CLI_NAME} exec: ${oneLine(e)}\n`);
     return 1;
+  } finally {
+    stop?.dispose();
   }
-  return 0;
+  const received = stop?.received();
+  return received === undefined ? 0 : signalExitCode(received);
 }
 
 /**
@@ -122,7 +128,9 @@ export function parseStoreCommandArgs(argv: string[]) {
   return { help: values.help === true, workspace: values.workspace, engineOptions };
 }
 
-function storeProblem(e: unknown): string {
+/** Why the memory store cannot be used, for the user's terminal. */
+export function storeProblem(e: unknown): string {
+  if (isLinkedRootError(e)) return 'it is a symbolic link; a memory folder must be a real folder (memory never goes through a link, which a cloned repository could point anywhere).';
   if (isFsError(e, 'FileExists') || isFsError(e, 'FileNotADirectory')) return 'it exists and is not a folder.';
   if (isFsError(e, 'NoPermissions')) return 'permission denied.';
   return oneLine(e);

@@ -24,7 +24,7 @@ export async function execJsonLines(
   executor: MemoryToolExecutor,
   input: Readable,
   output: Writable,
-  options: { maxLineChars?: number; onInternalError?: (e: unknown) => void } = {},
+  options: { maxLineChars?: number; onInternalError?: (e: unknown) => void; signal?: AbortSignal } = {},
 ): Promise<void> {
   const maxLineChars = options.maxLineChars ?? MAX_LINE_CHARS;
   const writer = new LineWriter(output);
@@ -49,24 +49,37 @@ export async function execJsonLines(
     if (record) await writer.write(JSON.stringify(record) + '\n');
   };
 
-  for await (const chunk of input) {
-    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-      await finishLine(text.slice(start, nl));
-      start = nl + 1;
+  // `signal`: the call in progress finishes, then nothing more is read or run (a half line is dropped).
+  const signal = options.signal;
+  const stopReading = () => input.destroy();
+  signal?.addEventListener('abort', stopReading, { once: true });
+  try {
+    for await (const chunk of input) {
+      if (signal?.aborted) break;
+      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1 && !signal?.aborted; nl = text.indexOf('\n', start)) {
+        await finishLine(text.slice(start, nl));
+        start = nl + 1;
+      }
+      if (skipping || start === text.length) continue;
+      const rest = text.slice(start);
+      if (partsLength + rest.length > maxLineChars) {
+        skipping = true;
+        parts = [];
+        partsLength = 0;
+        continue;
+      }
+      parts.push(rest);
+      partsLength += rest.length;
     }
-    if (skipping || start === text.length) continue;
-    const rest = text.slice(start);
-    if (partsLength + rest.length > maxLineChars) {
-      skipping = true;
-      parts = [];
-      partsLength = 0;
-      continue;
-    }
-    parts.push(rest);
-    partsLength += rest.length;
+  } catch (e) {
+    // The stream destroyed by the stop signal ends the loop as "premature close".
+    if (!signal?.aborted) throw e;
+  } finally {
+    signal?.removeEventListener('abort', stopReading);
   }
+  if (signal?.aborted) return writer.flushed();
   const last = decoder.end();
   if (skipping || partsLength > 0 || last !== '') await finishLine(last);
   await writer.flushed();

@@ -3,7 +3,8 @@
  * same AgentLoop and MemoryEngine as the extension. Assistant text streams to stdout, one line
  * per memory operation goes to stderr; `--json` writes every AgentEvent as one JSON line to stdout
  * instead. Exit codes: 0 finished, 1 failed or not finished (cut off at max_tokens, refused, empty
- * answer: one-line reason on stderr), 2 usage, 130 interrupted.
+ * answer: one-line reason on stderr), 2 usage, 128 + the signal's number when stopped by SIGINT
+ * (130), SIGTERM (143) or SIGHUP (129).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,7 +19,8 @@ import { openCheckpoints } from '../platform/node/checkpointRepository';
 import { DEFAULT_COMMAND_TIMEOUT_MS } from '../core/workspace/bashTool';
 import { createRunTools } from './runTools';
 import { CLI_NAME, parseOptions, parsePositiveInteger, startCommand, UsageError } from './args';
-import { GUARDS_HELP, oneLine, STORE_FOLDER, type CliIo } from './exec';
+import { GUARDS_HELP, oneLine, STORE_FOLDER, storeProblem, type CliIo } from './exec';
+import { signalExitCode, stopOnSignals } from './signals';
 
 export const RUN_USAGE = `Usage: ${CLI_NAME} run [--workspace DIR] [--model M] [--max-turns N] [--allow-edits] [--allow-edits-protected] [--allow-command PREFIX]... [--allow-domain HOST]... [--no-sandbox] [--json] [--no-guards] PROMPT
 
@@ -51,9 +53,11 @@ Options:
       --no-sandbox      Run commands without the OS sandbox. Sandboxed (the default where
                         bubblewrap and socat are installed on Linux, always on macOS), a command
                         allowed only as read-only writes nothing, an allowed one writes only DIR
-                        (never .git/hooks, .git/config, .vscode, .husky, .envrc, the memory folder)
-                        and its TMPDIR, reads no credentials (~/.ssh, ~/.aws, …), sees no API key,
-                        and everything it started ends with it.
+                        and its TMPDIR (never git's configuration and hooks, .vscode, .husky,
+                        .envrc, .npmrc, CI settings, the memory folder: what it makes there is
+                        moved out when it ends), reads no credentials (~/.ssh, ~/.aws, ~/.npmrc,
+                        shell histories, …), sees no API key, and everything it started ends with
+                        it.
       --command-timeout SECONDS  Stop a command after this long (default: ${DEFAULT_COMMAND_TIMEOUT_MS / 1000}).
       --json            Write every agent event as one JSON line to stdout.
       --no-guards       Turn off the checklist guards (see above).
@@ -61,12 +65,14 @@ Options:
 
 Exit status: 0 when Claude finished its answer; 1 when the run failed or did not finish (an API
 error, --max-turns reached, the answer cut off at max_tokens, a refusal, an empty answer), with
-one line on stderr saying which; 2 on a usage error; 130 when interrupted.
+one line on stderr saying which; 2 on a usage error; 130, 143 or 129 when stopped by SIGINT
+(Ctrl+C), SIGTERM or SIGHUP (the running command and everything it started end first; a second
+signal exits at once).
 `;
 
 export interface RunIo extends CliIo {
   env: NodeJS.ProcessEnv;
-  /** Fires to stop the run (Ctrl+C in the real process). */
+  /** Fires to stop the run (in the real process: SIGINT, SIGTERM or SIGHUP, see signals.ts). */
   signal?: AbortSignal;
 }
 
@@ -105,11 +111,11 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
   try {
     await store.createDirectory('');
   } catch (e) {
-    io.stderr.write(`${CLI_NAME} run: cannot create ${path.join(workspace, STORE_FOLDER)}: ${oneLine(e)}\n`);
+    io.stderr.write(`${CLI_NAME} run: cannot use ${path.join(workspace, STORE_FOLDER)} as the memory store: ${storeProblem(e)}\n`);
     return 1;
   }
 
-  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
+  const workspaceTools = createRunTools(workspace, STORE_FOLDER, { ...args, env: io.env, onUnsandboxed: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`), onNotice: (m) => io.stderr.write(`${CLI_NAME} run: ${m}\n`) }, (e) => logger.error(`[editor] internal error: ${oneLine(e)}`));
   const session = new AgentLoop({
     apiKey,
     baseURL: io.env.ANTHROPIC_BASE_URL?.trim() || undefined,
@@ -128,19 +134,24 @@ export async function runCommand(argv: string[], given: RunIo = processIo()): Pr
     logger,
   });
 
-  await recordCheckpoint(workspace, engine, args.prompt, io);
-  const printer = args.json ? jsonPrinter(io) : textPrinter(io);
-  const { signal, dispose } = interruptSignal(io);
+  // Ctrl+C, a kill (SIGTERM) and a closed terminal (SIGHUP) stop the run the same way: the running
+  // command is killed, the model gets no next turn, the sandbox's proxy and bridges stop.
+  const stop = io.signal ? undefined : stopOnSignals();
+  const signal = io.signal ?? stop!.signal;
   let outcome: AgentOutcome;
   try {
+    await recordCheckpoint(workspace, engine, args.prompt, io);
+    const printer = args.json ? jsonPrinter(io) : textPrinter(io);
     outcome = await session.send(args.prompt, printer, signal);
   } finally {
-    dispose();
     await workspaceTools.dispose();
+    stop?.dispose();
   }
-  if (outcome.ok) return 0;
+  const received = stop?.received();
+  if (outcome.ok) return received === undefined ? 0 : signalExitCode(received);
   const error = outcome.error ?? { kind: 'unknown', message: 'the run failed' };
-  io.stderr.write(`${CLI_NAME} run: ${error.message}\n`);
+  io.stderr.write(`${CLI_NAME} run: ${error.message}${received === undefined || received === 'SIGINT' ? '' : ` (${received})`}\n`);
+  if (received !== undefined) return signalExitCode(received);
   return error.kind === 'cancelled' ? 130 : 1;
 }
 
@@ -319,18 +330,6 @@ function redactingStderr(stderr: RunIo['stderr']): RunIo['stderr'] {
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
     },
   });
-}
-
-/** Ctrl+C stops the run cleanly (a running memory write finishes); a second one exits at once. */
-function interruptSignal(io: RunIo): { signal: AbortSignal; dispose: () => void } {
-  if (io.signal) return { signal: io.signal, dispose: () => undefined };
-  const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) process.exit(130);
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  return { signal: controller.signal, dispose: () => process.off('SIGINT', onSigint) };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface RunToolFlags {
   env?: NodeJS.ProcessEnv;
   /** Called once, when the first command's shell starts without the sandbox, with the sentence for stderr. */
   onUnsandboxed?(message: string): void;
+  /** A sentence for stderr about what the sandbox did (what it moved out of the folder). */
+  onNotice?(message: string): void;
 }
 
 export interface RunTools {
@@ -61,7 +63,15 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
     if (why !== undefined) {
       flags.onUnsandboxed?.(`commands run unsandboxed: ${why}; they can write anywhere you can and reach the network. To sandbox them, ${SANDBOX_INSTALL_HINT}.`);
     }
-    return new PersistentShell({ cwd: workspace, shellPath: SHELL, sandbox, env: flags.env });
+    return new PersistentShell({
+      cwd: workspace,
+      shellPath: SHELL,
+      sandbox,
+      env: flags.env,
+      onUndone: (undone) => {
+        for (const u of undone) flags.onNotice?.(`the sandbox moved ${u.shown}, which a command made in a protected place, ${u.movedTo ? `to ${u.movedTo}` : 'away (it could only be deleted)'}`);
+      },
+    });
   };
   const bash = new BashTool({
     shell: canRunShell ? startShell : undefined,

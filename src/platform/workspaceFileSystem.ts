@@ -1,7 +1,7 @@
 import { promises as fsp } from 'fs';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem } from '../core/memory/fileSystem';
+import { FileStat, FileType, FsError, FsErrorCode, invalidStorePathReason, MemoryFileSystem, LINKED_ROOT } from '../core/memory/fileSystem';
 import { NodeMemoryFileSystem } from './node/nodeFileSystem';
 import type { OwnChangeScope } from './ownWrites';
 
@@ -37,6 +37,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
       const local = new NodeMemoryFileSystem(root.fsPath, { ownerOnly: options.ownerOnly !== false });
       this.append = async (path, data) => {
         this.assertWritable();
+        await this.assertRootIsFolder();
         this.willChange(this.uriOf(path));
         await local.append(path, data);
       };
@@ -71,6 +72,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
 
   async writeFile(path: string, content: Uint8Array): Promise<void> {
     this.assertWritable();
+    await this.assertRootIsFolder();
     const uri = this.uriOf(path);
     this.willChange(uri);
     await this.call(path, async () => {
@@ -85,6 +87,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
 
   async delete(path: string, options: { recursive: boolean }): Promise<void> {
     this.assertWritable();
+    await this.assertRootIsFolder();
     const uri = this.uriOf(path);
     this.willChange(uri, 'subtree');
     await this.call(path, () => vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: false }));
@@ -98,6 +101,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
    */
   async rename(source: string, target: string, options: { overwrite: boolean }): Promise<void> {
     this.assertWritable();
+    await this.assertRootIsFolder();
     const from = this.uriOf(source);
     const to = this.uriOf(target);
     this.willChange(from, 'subtree');
@@ -114,6 +118,7 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
 
   async createDirectory(path: string): Promise<void> {
     this.assertWritable();
+    await this.assertRootIsFolder();
     const uri = this.uriOf(path);
     this.willChange(uri);
     await this.call(path, () => vscode.workspace.fs.createDirectory(uri));
@@ -121,6 +126,26 @@ export class WorkspaceMemoryFileSystem implements MemoryFileSystem {
 
   private willChange(uri: vscode.Uri, scope: OwnChangeScope = 'place'): void {
     this.options.willChange?.(uri, scope);
+  }
+
+  /**
+   * Nothing is written through a memory folder that is a symbolic link (one a repository ships,
+   * `.claude-memories -> ../elsewhere`): on disk the link itself is looked at, elsewhere what the
+   * file system provider says of it.
+   */
+  private async assertRootIsFolder(): Promise<void> {
+    if (this.root.scheme === 'file') {
+      const stat = fs.lstatSync(this.root.fsPath, { throwIfNoEntry: false });
+      if (stat?.isSymbolicLink()) throw new FsError('NoPermissions', LINKED_ROOT);
+      return;
+    }
+    let type: vscode.FileType;
+    try {
+      type = (await vscode.workspace.fs.stat(this.root)).type;
+    } catch {
+      return; // Not there yet: createDirectory makes it.
+    }
+    if (type & vscode.FileType.SymbolicLink) throw new FsError('NoPermissions', LINKED_ROOT);
   }
 
   private assertWritable(): void {

@@ -93,7 +93,14 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
   };
   const startShell = (): ShellSession => {
     decideSandbox();
-    return new PersistentShell({ cwd: folder.uri.fsPath, shellPath: SHELL, sandbox });
+    return new PersistentShell({
+      cwd: folder.uri.fsPath,
+      shellPath: SHELL,
+      sandbox,
+      onUndone: (undone) => {
+        for (const u of undone) log.warn(`[bash] the sandbox moved ${u.shown}, which the command made in a protected place, ${u.movedTo ? `to ${u.movedTo}` : 'away (it could only be deleted)'}`);
+      },
+    });
   };
   let autoAllowThisChat = false;
   const bash = new BashTool({

@@ -4,6 +4,7 @@
 // comes first and Reject reaches Claude as an error; the same conversation in an editor panel;
 // Ask About Selection puts the selection in the input.
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { FrameLocator } from 'playwright-core';
@@ -294,6 +295,50 @@ suite('chat workspace tools (e2e)', function () {
       assert.ok(await box.evaluate((el) => el.classList.contains('tool-output-all') && el.scrollHeight <= el.clientHeight + 1), 'Show all shows all of it');
     } finally {
       fs.rmSync(path.join(folder, 'test'), { recursive: true, force: true });
+    }
+  });
+
+  test('in the sandbox, git add -A && git commit commits the user\'s files only: git status --porcelain and ls -A show no placeholder entry (issue 32)', async function () {
+    const { page } = wb;
+    const folder = wb.server.workspaceFolders[0];
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: folder, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.name', 'Resume Session');
+    git('config', 'user.email', 'resume@example.com');
+    git('add', '-A');
+    git('commit', '-qm', 'the project');
+    try {
+      mock.script([
+        {
+          content: [
+            { type: 'text', text: 'F001 passes: recording it and committing.' },
+            { type: 'tool_use', name: 'bash', input: { command: 'echo "- F001 done" > notes.md; git status --porcelain --untracked-files=all; echo ---; ls -A; echo ---; git add -A && git commit -qm "Resume: F001" && echo COMMITTED' } },
+          ],
+        },
+        { content: [{ type: 'text', text: 'Committed.' }] },
+      ]);
+      await again(() => runCommand(page, 'Claude Memory: Open Chat', UI_TIMEOUT));
+      await sendFromComposer(chat, 'Record F001 and commit.');
+      const card = chat.locator('.entry.tool').filter({ has: chat.locator('.tool-shell', { hasText: /git add -A/ }) }).last();
+      await untilChat(chat, card.locator('.approval-pending [data-action="allow-once"]'), 'the commit command asking');
+      await card.locator('[data-action="allow-once"]').click();
+      await untilChat(chat, card.locator('.status-ok'), 'the commit command\'s ✓', { timeout: 60_000 });
+      await chat.locator('.entry.assistant', { hasText: 'Committed.' }).waitFor({ timeout: 30_000 });
+      const results = (mock.requests[1].body.messages as Array<{ content: ToolResultBlock[] | string }>).at(-1)?.content as ToolResultBlock[];
+      const [status, listing, end] = String(results[0].content).split('---\n');
+      // What the command saw is exactly what is on disk: the new file, no phantom .bashrc, .vscode, .husky, ...
+      assert.strictEqual(status, '?? notes.md\n');
+      assert.deepStrictEqual(listing.trim().split('\n').sort(), fs.readdirSync(folder).sort());
+      assert.match(end, /^COMMITTED/);
+      assert.strictEqual(git('log', '-1', '--format=%s').trim(), 'Resume: F001');
+      assert.strictEqual(git('show', '--name-only', '--format=', 'HEAD').trim(), 'notes.md');
+      assert.strictEqual(git('status', '--porcelain'), '');
+      await card.locator('[data-action="output-all"]').click().catch(() => undefined);
+      await card.scrollIntoViewIfNeeded();
+      await screenshot(page, 'chat-sandbox-git-commit-light');
+    } finally {
+      fs.rmSync(path.join(folder, '.git'), { recursive: true, force: true });
+      fs.rmSync(path.join(folder, 'notes.md'), { force: true });
     }
   });
 });

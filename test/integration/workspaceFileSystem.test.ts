@@ -2,9 +2,13 @@
 // or virtual workspace would be): the engine works through it, errors map to FsError codes, and
 // paths that are not canonical store paths are refused before they reach VS Code.
 import * as assert from 'assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { FsError, FileType } from '../../src/core/memory/fileSystem';
 import { MemoryEngine } from '../../src/core/memory/engine';
+import { storeLockFor } from '../../src/platform/storeLockFor';
 import { WorkspaceMemoryFileSystem } from '../../src/platform/workspaceFileSystem';
 
 type Entry = { type: vscode.FileType.File; data: Uint8Array; mtime: number } | { type: vscode.FileType.Directory; mtime: number };
@@ -164,6 +168,50 @@ suite('WorkspaceMemoryFileSystem on a virtual scheme', () => {
       assert.match(memoryRenames[0], /\.~tmp-.* -> \/project\/\.claude-memories\/closed\.md$/);
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+});
+
+suite('WorkspaceMemoryFileSystem: a memory folder that is a symbolic link', () => {
+  const refused = (e: unknown) => e instanceof FsError && e.code === 'NoPermissions' && /symbolic link/.test(e.message);
+
+  test('on disk (what a cloned repository ships): the engine, its store lock and the adapter make nothing where it leads', async function () {
+    if (process.platform === 'win32') this.skip();
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cwm-linked-root-')));
+    try {
+      for (const target of ['elsewhere', 'missing']) {
+        const ws = path.join(base, `ws-${target}`);
+        fs.mkdirSync(ws);
+        const outside = path.join(base, target);
+        if (target === 'elsewhere') fs.mkdirSync(outside);
+        fs.symlinkSync(outside, path.join(ws, '.claude-memories'));
+        const rootUri = vscode.Uri.file(path.join(ws, '.claude-memories'));
+        const wfs = new WorkspaceMemoryFileSystem(rootUri);
+        const engine = new MemoryEngine(wfs, { storeLock: storeLockFor(rootUri, () => true) });
+        const create = await engine.execute({ command: 'create', path: '/memories/a.md', file_text: 'x' });
+        assert.strictEqual(create.is_error, true);
+        await engine.ensureRoot().catch(() => undefined);
+        for (const op of [wfs.createDirectory(''), wfs.writeFile('a.md', new Uint8Array([1])), wfs.createDirectory('d'), wfs.append!('.meta/j', new Uint8Array([1]))]) await assert.rejects(op, refused);
+        if (target === 'elsewhere') assert.deepStrictEqual(fs.readdirSync(outside), [], 'something was made through the link');
+        else assert.strictEqual(fs.existsSync(outside), false, 'the link target was made');
+      }
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  test('on a virtual scheme: a root the provider reports as a link is written through never', async () => {
+    const scheme = 'cwm-linked';
+    const provider = new MapFileSystemProvider();
+    const registration = vscode.workspace.registerFileSystemProvider(scheme, provider);
+    try {
+      provider.entries.set('/project', { type: vscode.FileType.Directory, mtime: Date.now() });
+      provider.entries.set('/project/.claude-memories', { type: (vscode.FileType.Directory | vscode.FileType.SymbolicLink) as vscode.FileType.Directory, mtime: Date.now() });
+      const wfs = new WorkspaceMemoryFileSystem(vscode.Uri.from({ scheme, path: '/project/.claude-memories' }));
+      for (const op of [wfs.writeFile('a.md', new Uint8Array([1])), wfs.createDirectory('d')]) await assert.rejects(op, refused);
+      assert.deepStrictEqual([...provider.entries.keys()].sort(), ['/', '/project', '/project/.claude-memories']);
+    } finally {
+      registration.dispose();
     }
   });
 });

@@ -1,10 +1,11 @@
 /** `claude-memory mcp`: the workspace memory as an MCP server on stdin/stdout. */
 import { CLI_NAME, PACKAGE_NAME, readVersion, startCommand } from '../args';
-import { oneLine, parseStoreCommandArgs, STORE_OPTIONS_HELP, type CliIo } from '../exec';
+import { oneLine, parseStoreCommandArgs, STORE_OPTIONS_HELP, storeProblem, type CliIo } from '../exec';
 import { LineTransport } from './lineTransport';
 import { createMemoryServer } from './memoryServer';
 import { openCliStore } from './openStore';
 import { watchStore } from './storeWatcher';
+import { signalExitCode, stopOnSignals } from '../signals';
 
 export const MCP_USAGE = `Usage: ${CLI_NAME} mcp [--workspace DIR] [options]
 
@@ -37,7 +38,7 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
   try {
     store = await openCliStore(workspace, { ...args.engineOptions, onInternalError });
   } catch (e) {
-    log(`cannot use the memory store in ${workspace}: ${oneLine(e)}`);
+    log(`cannot use the memory store in ${workspace}: ${storeProblem(e)}`);
     return 1;
   }
   const memory = createMemoryServer({ name: PACKAGE_NAME, version: readVersion(), engine: store.engine, fs: store.fs, onInternalError, redactSecrets: store.engine.options.redactSecrets });
@@ -54,9 +55,19 @@ export async function mcpCommand(argv: string[], io: CliIo = processIo()): Promi
       (e) => log(`not watching the store for changes: ${oneLine(e)}`),
     );
   };
-  await memory.session.connect(transport);
-  await closed;
-  watcher?.close();
-  return 0;
+  // SIGINT, SIGTERM and SIGHUP: what was read is answered, then the server ends (signals.ts).
+  const stop = stopOnSignals((signal) => {
+    log(`stopping on ${signal}`);
+    transport.stopReading();
+  });
+  try {
+    await memory.session.connect(transport);
+    await closed;
+  } finally {
+    watcher?.close();
+    stop.dispose();
+  }
+  const received = stop.received();
+  return received === undefined ? 0 : signalExitCode(received);
 }
 

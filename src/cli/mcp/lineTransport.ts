@@ -56,6 +56,16 @@ export class LineTransport {
     }
   }
 
+  /**
+   * Reads no more (a stop signal): like the end of stdin, the connection closes once every
+   * request read so far has been answered.
+   */
+  stopReading(): void {
+    this.input.off('data', this.onData);
+    this.ending = true;
+    this.closeWhenDone();
+  }
+
   /** A request that gets no answer (the client cancelled it): stdin's end no longer waits for it. */
   unanswered(id: RequestId): void {
     this.pending.delete(id);

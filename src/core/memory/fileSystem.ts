@@ -51,6 +51,14 @@ export function isFsError(e: unknown, code?: FsErrorCode): e is FsError {
   return e instanceof FsError && (code === undefined || e.code === code);
 }
 
+/** Why adapters and the store lock refuse a store whose root is a symbolic link (NoPermissions). */
+export const LINKED_ROOT = 'the memory folder is a symbolic link';
+
+/** An adapter's or the lock's refusal of a store root that is a symbolic link. */
+export function isLinkedRootError(e: unknown): boolean {
+  return isFsError(e, 'NoPermissions') && e.message.includes(LINKED_ROOT);
+}
+
 export interface MemoryFileSystem {
   /** Follows a final symbolic link but reports it with the SymbolicLink bit set. */
   stat(path: string): Promise<FileStat>;

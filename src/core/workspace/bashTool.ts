@@ -48,6 +48,11 @@ export interface ShellRunResult {
   exitCode: number | undefined;
   /** timeout/cancelled: the process tree was killed and the shell restarted; exited: the shell itself exited. */
   ended?: 'timeout' | 'cancelled' | 'exited';
+  /**
+   * Protected places (workspace-relative, `~/…` or `$TMPDIR/…`) the command made or changed,
+   * which the sandbox moved out of the folder after it ended.
+   */
+  undone?: readonly string[];
 }
 
 /** One persistent shell (working directory and variables carry over between commands). */
@@ -257,12 +262,26 @@ export class BashTool implements AgentTool {
               ? `[exit code ${result.exitCode ?? 'unknown'}]`
               : undefined;
     const body = output === '' ? '(no output)' : output.replace(/\n$/, '');
+    const undone = undoneNote(result.undone);
+    // The user sees it on the card too: what they made at that moment may be among it.
+    if (undone !== undefined) context.onOutput(`\n${undone}\n`);
+    const notes = [note, undone].filter((n): n is string => n !== undefined);
     return {
       is_error: result.ended !== undefined,
-      content: note === undefined ? body : `${body}\n${note}`,
+      content: notes.length === 0 ? body : `${body}\n${notes.join('\n')}`,
       detail,
     };
   }
+}
+
+/** What the model is told when the sandbox took out what a command made in protected places. */
+export function undoneNote(undone: readonly string[] | undefined): string | undefined {
+  if (undone === undefined || undone.length === 0) return undefined;
+  const shown = undone.length > 12 ? [...undone.slice(0, 12), `and ${undone.length - 12} more`] : undone;
+  return (
+    `[The sandbox moved what this command made in protected places out of the folder (to a quarantine the log names): ${shown.join(', ')}. ` +
+    "Commands may not write where code runs by itself (git's configuration and hooks, editor, hook-manager, package-manager and CI settings); to change such a place, use the text editor, which asks the user.]"
+  );
 }
 
 /** The program of a one-part command (`npm` of `npm test`), for the words of a network question. */

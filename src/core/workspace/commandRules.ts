@@ -11,6 +11,7 @@
  */
 import { offerRules } from './ruleOffers';
 import { loadShellParser, type CommandPart, type ShellParser } from './shellCommands';
+import { CREDENTIAL_HINTS } from './protectedPaths';
 
 export { NEVER_ALWAYS, prefixOf } from './ruleOffers';
 
@@ -145,11 +146,8 @@ function matches(words: readonly string[], rule: readonly string[]): boolean {
   return rule.every((w, i) => words[i] === w);
 }
 
-/** Places in the home folder where credentials live (also denied to reads by the OS sandbox). */
-const CREDENTIAL_NAMES = [
-  '.ssh', '.aws', '.gnupg', '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.docker', '.kube', '.azure', 'gcloud', '.config/gh',
-  '.password-store', '.vault-token', '.boto', '.s3cfg', 'keyrings', '.cargo/credentials',
-];
+/** Places in the home folder where credentials live (also hidden from commands by the OS sandbox): protectedPaths.ts. */
+const CREDENTIAL_NAMES = CREDENTIAL_HINTS;
 
 /** Programs that read folders recursively (grep only with -r/-R/--recursive/-d, ls only with -R). */
 function recursive(words: readonly string[], tokens: readonly string[]): boolean {

@@ -327,7 +327,7 @@ export class NodeMemoryFileSystem implements MemoryFileSystem {
       if (this.ownerOnly) chmodSync(host, DIR_MODE);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const real = rel === '' ? meta.realpath(host) : this.paths.confined('createDirectory', rel, host);
+      const real = rel === '' ? this.paths.resolvedRoot() : this.paths.confined('createDirectory', rel, host);
       if (!meta.stat(real).isDirectory()) throw toFsError({ code: 'ENOTDIR' }, 'createDirectory', rel);
     }
   }

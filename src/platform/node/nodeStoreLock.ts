@@ -4,13 +4,24 @@
  * and refreshed by a heartbeat while held. A holder that died (its pid is gone on this host) or
  * whose heartbeat stopped for `staleMs` is broken, under a second O_EXCL file
  * (`lock.breaking`) so that two breakers cannot both win: the one that gets it re-reads the lock
- * and removes it only if it is still the very file (inode and content) it judged stale.
+ * and removes it only if it is still the very file (inode, content and time) it judged stale.
+ *
+ * Whether a heartbeat stopped is judged on this machine's clock only where that is sound: a lock
+ * of this host whose time lies in the past. Another machine's clock (a shared disk) may run behind
+ * or ahead, and a lock file can come with any time at all (one shipped in a repository, dated in
+ * the future): such a lock is stale once waiting has watched it not change for `staleMs`, by the
+ * waiter's own monotonic clock. A time in the future never makes a lock, a breaker's file or a
+ * waiter's mark count as fresh forever.
+ *
+ * The lock never goes through a link: a store folder that is a symbolic link (one a repository
+ * ships, `.claude-memories -> ../elsewhere`) is refused before anything is made, and `.meta` is
+ * made without following one.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants as FS, fstatSync, futimesSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FsError } from '../../core/memory/fileSystem';
+import { FsError, LINKED_ROOT } from '../../core/memory/fileSystem';
 import { META_FOLDER } from '../../core/memory/paths';
 import { StoreLockBusyError, type HeldStoreLock, type StoreLock } from '../../core/memory/storeLock';
 import { toFsError } from './fsErrors';
@@ -68,7 +79,10 @@ export class NodeStoreLock implements StoreLock {
   /** This machine's name, as holders record it (looked up once, not per acquire). */
   private readonly host = os.hostname();
 
-  constructor(storeDir: string, options: NodeStoreLockOptions = {}) {
+  constructor(
+    private readonly storeDir: string,
+    options: NodeStoreLockOptions = {},
+  ) {
     if (!path.isAbsolute(storeDir)) throw new Error('NodeStoreLock needs an absolute store folder');
     this.metaDir = path.join(storeDir, META_FOLDER);
     this.lockPath = path.join(this.metaDir, LOCK_FILE);
@@ -90,14 +104,18 @@ export class NodeStoreLock implements StoreLock {
     const started = Date.now();
     let delay = 1;
     let lastHolder: Holder | undefined;
+    // The lock as first seen unchanged, and since when (monotonic): a heartbeat moves it.
+    let watched: { holder: Holder; since: number } | undefined;
     for (;;) {
       const held = this.tryCreate();
       if (held) return held;
       const holder = this.readHolder();
       if (holder === undefined) continue; // released meanwhile: try again at once
       lastHolder = holder;
-      if (this.isStale(holder)) {
-        this.breakStale(holder);
+      if (watched === undefined || !sameHolder(watched.holder, holder)) watched = { holder, since: performance.now() };
+      // Another breaker at work waits like any waiter: going round at once would hold this thread.
+      if (this.isStale(holder, performance.now() - watched.since) && this.breakStale(holder)) {
+        watched = undefined;
         continue;
       }
       const waited = Date.now() - started;
@@ -211,11 +229,26 @@ export class NodeStoreLock implements StoreLock {
     return direct;
   }
 
-  /** `<store>/.meta` (never through a link) with a `.gitignore` of `*`, made once per lock. */
+  /**
+   * `<store>/.meta` with a `.gitignore` of `*`, made once per lock, never through a link: a store
+   * folder that is one (or is not a folder) is refused before anything is made.
+   */
   private prepare(): void {
     if (this.prepared) return;
     try {
-      mkdirSync(this.metaDir, { recursive: true, mode: 0o700 });
+      const root = lstatSync(this.storeDir, { throwIfNoEntry: false });
+      if (root?.isSymbolicLink()) throw new FsError('NoPermissions', LINKED_ROOT);
+      if (root !== undefined && !root.isDirectory()) throw new FsError('NoPermissions', 'the memory folder is not a folder');
+      if (root === undefined) {
+        mkdirSync(this.storeDir, { recursive: true, mode: 0o700 });
+        // Made meanwhile by someone else, as a link: mkdir -p would not have said so.
+        if (!lstatSync(this.storeDir).isDirectory()) throw new FsError('NoPermissions', LINKED_ROOT);
+      }
+      try {
+        mkdirSync(this.metaDir, { mode: 0o700 });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
       if (!lstatSync(this.metaDir).isDirectory()) throw new FsError('NoPermissions', `${META_FOLDER} is not a folder (a symbolic link?)`);
       try {
         const fd = openSync(path.join(this.metaDir, '.gitignore'), CREATE_EXCLUSIVE, 0o600);
@@ -240,7 +273,7 @@ export class NodeStoreLock implements StoreLock {
       for (const name of readdirSync(this.metaDir)) {
         if (!name.startsWith(`${LOCK_FILE}.`) || name === BREAK_FILE) continue;
         const file = path.join(this.metaDir, name);
-        if (Date.now() - lstatSync(file).mtimeMs > this.staleMs) unlinkQuietly(file);
+        if (!isRecent(lstatSync(file).mtimeMs, this.staleMs)) unlinkQuietly(file);
       }
     } catch {
       // Best effort: a failure here changes nothing about the lock itself.
@@ -273,7 +306,7 @@ export class NodeStoreLock implements StoreLock {
     try {
       // Usually missing (nobody ever waited): answered without an error to build and throw.
       const mark = lstatSync(this.waitPath, { throwIfNoEntry: false });
-      return mark !== undefined && Date.now() - mark.mtimeMs < TURN_MS * 2;
+      return mark !== undefined && isRecent(mark.mtimeMs, TURN_MS * 2);
     } catch {
       return false;
     }
@@ -299,36 +332,55 @@ export class NodeStoreLock implements StoreLock {
     }
   }
 
-  /** Dead on this host, or silent for longer than staleMs (any host, or an unreadable file). */
-  private isStale(holder: Holder): boolean {
+  /**
+   * Dead on this host; or, for a lock of this host (or one too damaged to say whose) whose time
+   * is in the past, silent for longer than staleMs by this clock; or, whatever its time or host,
+   * seen unchanged for staleMs (`unchangedMs`, measured while waiting).
+   */
+  private isStale(holder: Holder, unchangedMs: number): boolean {
     const info = holder.info;
     if (info && info.host === this.host && info.pid !== process.pid && !isAlive(info.pid)) return true;
-    return Date.now() - holder.mtimeMs > this.staleMs;
+    const age = Date.now() - holder.mtimeMs;
+    if ((info === undefined || info.host === this.host) && age > this.staleMs) return true;
+    return unchangedMs > this.staleMs;
   }
 
-  /** Removes `judged` if it is still the lock file, with only one breaker at a time. */
-  private breakStale(judged: Holder): void {
+  /** Removes `judged` if it is still the lock file, with only one breaker at a time; false when another breaker is at it. */
+  private breakStale(judged: Holder): boolean {
     let fd: number;
     try {
       fd = openSync(this.breakPath, CREATE_EXCLUSIVE, 0o600);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw toFsError(e, 'lock', `${META_FOLDER}/${BREAK_FILE}`);
-      // Someone else is breaking it. A breaker holds this for microseconds: an old one crashed.
+      // Someone else is breaking it. A breaker holds this for microseconds: an old one (or one
+      // dated in the future, which no breaker of ours writes) crashed or was planted.
       try {
-        if (Date.now() - lstatSync(this.breakPath).mtimeMs > this.staleMs) unlinkQuietly(this.breakPath);
+        if (!isRecent(lstatSync(this.breakPath).mtimeMs, this.staleMs)) unlinkQuietly(this.breakPath);
       } catch {
         // Gone already.
       }
-      return;
+      return false;
     }
     try {
       const now = this.readHolder();
-      if (now && now.ino === judged.ino && now.raw === judged.raw && this.isStale(now)) unlinkQuietly(this.lockPath);
+      if (now && sameHolder(now, judged)) unlinkQuietly(this.lockPath);
     } finally {
       closeSync(fd);
       unlinkQuietly(this.breakPath);
     }
+    return true;
   }
+}
+
+/** The same lock file, unchanged: inode, content and time (a heartbeat changes the time). */
+function sameHolder(a: Holder, b: Holder): boolean {
+  return a.ino === b.ino && a.raw === b.raw && a.mtimeMs === b.mtimeMs;
+}
+
+/** A time within the last `ms` by this clock (one in the future by more than a second is not recent: no clock of ours wrote it). */
+function isRecent(mtimeMs: number, ms: number): boolean {
+  const age = Date.now() - mtimeMs;
+  return age <= ms && age >= -1000;
 }
 
 function parseInfo(raw: string): HolderInfo | undefined {

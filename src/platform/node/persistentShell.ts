@@ -13,7 +13,11 @@
  * Without a sandbox every process of the command carries a random tag in its environment, and the
  * processes still carrying it are killed too (best effort: a command can clear its environment;
  * the rules are then the defence). Output pipes a survivor holds are closed after a short grace,
- * so a command never keeps the caller waiting.
+ * so a command never keeps the caller waiting. When this process exits, however it exits, the
+ * running command is killed the same way first; a sandboxed one is a bubblewrap started directly
+ * (no shell between) with --die-with-parent, so it dies with this process even on SIGKILL.
+ * Each shell's private folder (TMPDIR, command file) lies in one owner-only folder the sandbox
+ * hides from other shells' commands (`shellsRoot`).
  *
  * The environment holds no secret of the host: API keys and anything that looks like a secret are
  * removed before the first command, and variables that make bash or the loader run code
@@ -27,6 +31,7 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { ShellRunOptions, ShellRunResult, ShellSession } from '../../core/workspace/bashTool';
 import { wrapInSandbox, type SandboxedCommand, type SandboxPolicy } from './commandSandbox';
+import type { Undone } from './sandboxCheck';
 
 export interface PersistentShellOptions {
   cwd: string;
@@ -36,6 +41,8 @@ export interface PersistentShellOptions {
   env?: NodeJS.ProcessEnv;
   /** Run every command in the OS sandbox with this policy; undefined: unsandboxed. */
   sandbox?: SandboxPolicy;
+  /** Told what the sandbox moved out after a command, and where to (for the user's log). */
+  onUndone?(undone: readonly Undone[]): void;
 }
 
 /** How long pipes a killed command's survivor holds may stay open before we close them. */
@@ -88,10 +95,12 @@ export class PersistentShell implements ShellSession {
   private readonly initial: State;
   private state: State;
   private child: ChildProcess | undefined;
+  /** The running unsandboxed command's tag (its processes carry it in their environment). */
+  private runningTag: string | undefined;
   private busy = false;
 
   constructor(private readonly options: PersistentShellOptions) {
-    this.tempDir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'claude-memory-shell-')));
+    this.tempDir = fs.realpathSync(fs.mkdtempSync(path.join(shellsRoot(), 'shell-')));
     this.tmp = path.join(this.tempDir, 'tmp');
     fs.mkdirSync(this.tmp, { mode: 0o700 });
     fs.mkdirSync(path.join(this.tempDir, 'cmd'), { mode: 0o700 });
@@ -123,23 +132,42 @@ export class PersistentShell implements ShellSession {
       if (this.options.sandbox) {
         sandboxed = await wrapInSandbox(script, this.options.sandbox, {
           access: options.access ?? 'read-only',
+          shellDir: this.tempDir,
           tmpDir: this.tmp,
+          shellsRoot: shellsRoot(),
           readOnly: [path.join(this.tempDir, 'cmd')],
           askNetwork: options.askNetwork,
         });
-        file = '/bin/sh';
-        args = ['-c', sandboxed.command];
+        // bubblewrap itself is the child (no shell between): with --die-with-parent the whole
+        // sandbox dies when this process does, however it ends.
+        file = sandboxed.file;
+        args = sandboxed.args;
       } else {
         file = this.options.shellPath ?? '/bin/bash';
         args = ['--noprofile', '--norc', '-c', script];
       }
       const cwd = isDirectory(this.state.cwd) ? this.state.cwd : this.initial.cwd;
       const env = this.options.sandbox ? { ...this.state.env } : { ...this.state.env, [TAG_NAME]: tag };
-      return await this.spawnAndWait(file, args, cwd, env, tag, options);
+      this.runningTag = this.options.sandbox ? undefined : tag;
+      killedOnExit(this);
+      const result = await this.spawnAndWait(file, args, cwd, env, tag, options);
+      // Every process of the command has ended (its PID namespace with it): what it made in a
+      // protected place can be taken out before anyone acts on it.
+      const undone = sandboxed?.check() ?? [];
+      if (undone.length === 0) return result;
+      this.options.onUndone?.(undone);
+      return { ...result, undone: undone.map((u) => u.shown) };
     } finally {
+      runningShells.delete(this);
       sandboxed?.end();
       this.busy = false;
     }
+  }
+
+  /** Kills the running command and all it started, synchronously (this process is exiting). */
+  killNow(): void {
+    killGroup(this.child?.pid);
+    if (this.runningTag !== undefined) killTagged(this.runningTag);
   }
 
   async restart(): Promise<void> {
@@ -291,6 +319,51 @@ function toMap(entries: string[]): Map<string, string> {
 function isDirectory(dir: string): boolean {
   try {
     return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Shells running a command: when this process exits, however it exits, their commands are killed first. */
+const runningShells = new Set<PersistentShell>();
+let exitHandler = false;
+
+function killedOnExit(shell: PersistentShell): void {
+  runningShells.add(shell);
+  if (exitHandler) return;
+  exitHandler = true;
+  // 'exit' handlers run on process.exit() and on a normal end; signals reach one through the
+  // CLI's handlers (cli/signals.ts), and a SIGKILL leaves the sandbox to --die-with-parent.
+  process.on('exit', () => {
+    for (const running of runningShells) running.killNow();
+  });
+}
+
+let shells: string | undefined;
+
+/**
+ * The folder of every shell's private folder (`<tmp>/claude-memory-shells-<uid>`, owner-only):
+ * the sandbox hides it from commands but for their own shell's, so no command reads another
+ * run's TMPDIR or commands. A folder of that name that is not ours (a link, another owner) is
+ * passed over for a fresh one.
+ */
+export function shellsRoot(): string {
+  if (shells !== undefined && isOwnFolder(shells)) return shells;
+  const uid = process.getuid?.() ?? 0;
+  const named = path.join(os.tmpdir(), `claude-memory-shells-${uid}`);
+  try {
+    fs.mkdirSync(named, { mode: 0o700 });
+  } catch {
+    // There already (ours from an earlier run, or someone else's: checked below).
+  }
+  shells = isOwnFolder(named) ? fs.realpathSync(named) : fs.realpathSync(fs.mkdtempSync(`${named}-`));
+  return shells;
+}
+
+function isOwnFolder(dir: string): boolean {
+  try {
+    const stat = fs.lstatSync(dir);
+    return stat.isDirectory() && (process.getuid === undefined || stat.uid === process.getuid()) && (stat.mode & 0o077) === 0;
   } catch {
     return false;
   }

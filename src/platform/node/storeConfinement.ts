@@ -16,7 +16,7 @@
  */
 import * as path from 'node:path';
 import { lstatSync, type Stats } from 'node:fs';
-import { FileType, invalidStorePathReason, type FileStat } from '../../core/memory/fileSystem';
+import { FileType, invalidStorePathReason, LINKED_ROOT, type FileStat } from '../../core/memory/fileSystem';
 import { refused, toFsError } from './fsErrors';
 import { meta, toFileStat } from './fsCalls';
 import { isWithin } from './storePaths';
@@ -30,7 +30,7 @@ import { isWithin } from './storePaths';
 const PLAIN_NAME = /^[A-Za-z0-9_.-](?:[A-Za-z0-9_. -]*[A-Za-z0-9_-])?$/;
 
 export class StoreConfinement {
-  /** realpath of the root, cached once it exists (the root itself may be a user-made link). */
+  /** realpath of the root (its folders above may be links), cached once it exists. */
   private realRoot: string | undefined;
   /**
    * Inside `operation`: the store-relative folders ('' the root) found to be real folders, with
@@ -122,7 +122,10 @@ export class StoreConfinement {
     const folders = this.folders;
     if (folders === undefined) return;
     if (rel === '' || !rel.split('/').every((name) => PLAIN_NAME.test(name))) {
+      // The root itself is never deleted or moved by this adapter: its proof stands.
+      const root = folders.get('');
       folders.clear();
+      if (root !== undefined) folders.set('', root);
       return;
     }
     const folded = rel.toLowerCase();
@@ -139,7 +142,17 @@ export class StoreConfinement {
     return rel === '' ? this.root : path.join(this.root, rel);
   }
 
+  /**
+   * The root's real path, refused when the root itself is a symbolic link (one a repository
+   * ships, `.claude-memories -> ../elsewhere`): nothing is read or written through it. Looked at
+   * once per operation (see `operation`).
+   */
   resolvedRoot(): string {
+    if (!this.folders?.has('')) {
+      const stat = meta.lstat(this.root);
+      if (stat.isSymbolicLink()) throw refused('open', '', LINKED_ROOT);
+      if (this.folders !== undefined && stat.isDirectory()) this.folders.set('', toFileStat(stat, 0));
+    }
     this.realRoot ??= meta.realpath(this.root);
     return this.realRoot;
   }

@@ -6,27 +6,18 @@
  * must hold there too.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startMockMessagesApi, type MockMessagesApi, type MockStep } from '../../support/mockMessagesApi';
-import { bundleCli, REPO } from './support';
+import { bundleCli, hasBwrap, REPO, runScriptedCli, type ScriptedRun } from './support';
 
 const KEY = 'sk-ant-api03-SANDBOX-SUITE-KEY-7f6e5d4c3b2a';
 const TOKEN = 'ghp_SANDBOXSUITETOKEN0123456789abcdefghij';
 const CLI = path.join(REPO, 'out', 'test-cli', 'sandbox-cli.js');
 const SSH_KEY = '-----BEGIN OPENSSH PRIVATE KEY----- sandbox-suite-secret';
 
-const hasBwrap = (() => {
-  try {
-    execFileSync('which', ['bwrap'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** A PATH with every program of the usual folders but bwrap: the machine as if bubblewrap were not installed. */
 function pathWithoutBwrap(): string {
@@ -54,14 +45,6 @@ function sleepers(tag: string): string[] {
   return execFileSync('ps', ['-eo', 'pid,args']).toString().split('\n').filter((l) => l.includes(tag) && !l.includes('ps -eo'));
 }
 
-interface Outcome {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** tool_result contents the model was sent, in order. */
-  results: string[];
-}
-
 for (const mode of ['sandbox', 'no bubblewrap'] as const) {
   const sandboxed = mode === 'sandbox';
   const suite = sandboxed && !hasBwrap ? describe.skip : describe;
@@ -69,7 +52,6 @@ for (const mode of ['sandbox', 'no bubblewrap'] as const) {
     this.timeout(60_000);
     let ws: string;
     let home: string;
-    let server: MockMessagesApi | undefined;
     let noBwrapPath: string | undefined;
 
     before(async () => {
@@ -94,44 +76,20 @@ for (const mode of ['sandbox', 'no bubblewrap'] as const) {
       fs.writeFileSync(path.join(ws, '.claude-memories', 'notes.md'), 'original\n');
       fs.writeFileSync(path.join(ws, '.claude-memories', '.meta', 'index.json'), 'META-PRIVATE\n');
     });
-    afterEach(async () => {
-      await server?.close();
-      server = undefined;
+    afterEach(() => {
       fs.rmSync(ws, { recursive: true, force: true });
       fs.rmSync(home, { recursive: true, force: true });
     });
 
     /** Runs the CLI (a real process) on `commands`, one bash call per model turn. */
-    async function run(commands: string[], flags: string[] = []): Promise<Outcome> {
-      const script: MockStep[] = [
-        ...commands.map((command, i) => ({ content: [{ type: 'tool_use' as const, id: `t${i}`, name: 'bash', input: { command } }] })),
-        { content: [{ type: 'text' as const, text: 'done' }] },
-      ];
-      await server?.close();
-      server = await startMockMessagesApi(script);
-      const env: NodeJS.ProcessEnv = {
-        PATH: sandboxed ? process.env.PATH : noBwrapPath,
-        HOME: home,
-        ANTHROPIC_API_KEY: KEY,
-        ANTHROPIC_BASE_URL: server.url,
-        GITHUB_TOKEN: TOKEN,
-      };
-      const child = spawn(process.execPath, [CLI, 'run', '--workspace', ws, ...(sandboxed ? [] : ['--no-sandbox']), ...flags, 'go'], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      const results: string[] = [];
-      for (const request of server.requests) {
-        const messages = request.body.messages as Array<{ role: string; content: unknown }>;
-        const last = messages[messages.length - 1];
-        if (Array.isArray(last.content)) {
-          for (const block of last.content as Array<{ type: string; content: unknown }>) if (block.type === 'tool_result') results.push(String(block.content));
-        }
-      }
-      return { code, stdout, stderr, results };
-    }
+    const run = (commands: string[], flags: string[] = []): Promise<ScriptedRun> =>
+      runScriptedCli({
+        cli: CLI,
+        workspace: ws,
+        commands,
+        flags: [...(sandboxed ? [] : ['--no-sandbox']), ...flags],
+        env: { PATH: sandboxed ? process.env.PATH : noBwrapPath, HOME: home, ANTHROPIC_API_KEY: KEY, GITHUB_TOKEN: TOKEN },
+      });
 
     it(sandboxed ? 'says nothing about the sandbox on stderr' : 'says on stderr that commands run unsandboxed and how to install bubblewrap', async () => {
       const outcome = await run(['true']);

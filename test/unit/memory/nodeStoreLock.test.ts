@@ -54,11 +54,89 @@ describe('NodeStoreLock (<store>/.meta/lock)', () => {
     await held.release();
   });
 
-  it('takes over from a holder on another host once its heartbeat is older than staleMs', async () => {
+  it('takes over from a holder on another host once its heartbeat has not moved for staleMs while waiting (its clock is not ours)', async () => {
     plant({ pid: 1, host: 'some-other-machine', acquiredAt: 'then', token: 'remote' }, 10_000);
-    const held = await new NodeStoreLock(store, { waitMs: 2000, staleMs: 5000 }).acquire();
+    const started = performance.now();
+    const held = await new NodeStoreLock(store, { waitMs: 4000, staleMs: 400 }).acquire();
+    assert.ok(performance.now() - started >= 400, 'broken before it was seen silent for staleMs');
     assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid, process.pid);
     await held.release();
+  });
+
+  it('never breaks a live holder on another machine whose clock runs a minute behind (its heartbeat moves)', async () => {
+    plant({ pid: 1, host: 'some-other-machine', acquiredAt: 'then', token: 'remote' }, 60_000);
+    // The other machine's heartbeat: its own time, a minute behind ours, every 50 ms.
+    const beat = setInterval(() => {
+      const then = new Date(Date.now() - 60_000 + Math.random() * 10);
+      fs.utimesSync(lockFile, then, then);
+    }, 50);
+    try {
+      await assert.rejects(new NodeStoreLock(store, { waitMs: 1200, staleMs: 300 }).acquire(), StoreLockBusyError);
+      assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).token, 'remote');
+    } finally {
+      clearInterval(beat);
+    }
+  });
+
+  for (const [who, holder] of [
+    ['of this host with a live pid', { pid: process.ppid, host: os.hostname(), acquiredAt: '2999-01-01', token: 'future' }],
+    ['of another machine', { pid: 1, host: 'some-other-machine', acquiredAt: '2999-01-01', token: 'future' }],
+    ['too damaged to say whose', {}],
+  ] as const) {
+    it(`a lock file dated in the future (${who}, e.g. shipped in a repository) is broken once seen unchanged for staleMs, not waited on forever`, async () => {
+      plant(holder, -365 * 24 * 60 * 60_000);
+      const held = await new NodeStoreLock(store, { waitMs: 4000, staleMs: 300 }).acquire();
+      assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid, process.pid);
+      await held.release();
+    });
+  }
+
+  it('a breaker\'s file and a waiter\'s mark dated in the future neither stop the break nor keep the lock from being kept', async () => {
+    plant({ pid: deadPid(), host: os.hostname(), acquiredAt: 'then', token: 'dead' });
+    const future = new Date(Date.now() + 365 * 24 * 60 * 60_000);
+    const dateInFuture = (name: string) => {
+      fs.writeFileSync(path.join(store, '.meta', name), '');
+      fs.utimesSync(path.join(store, '.meta', name), future, future);
+    };
+    dateInFuture('lock.breaking');
+    const held = await new NodeStoreLock(store, { waitMs: 2000, staleMs: 300 }).acquire();
+    assert.equal(JSON.parse(fs.readFileSync(lockFile, 'utf8')).pid, process.pid);
+    dateInFuture('waiting');
+    assert.equal(held.keep?.(), true, 'a mark from the future counted as a waiter');
+    await held.release();
+  });
+
+  it('waits, without holding the thread, while another breaker\'s file stands (one planted now stands for staleMs)', async () => {
+    plant({ pid: deadPid(), host: os.hostname(), acquiredAt: 'then', token: 'dead' });
+    fs.writeFileSync(path.join(store, '.meta', 'lock.breaking'), '');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    try {
+      const held = await new NodeStoreLock(store, { waitMs: 4000, staleMs: 300 }).acquire();
+      await held.release();
+    } finally {
+      clearInterval(timer);
+    }
+    assert.ok(ticks >= 3, `the event loop was held while waiting (${ticks} ticks)`);
+  });
+
+  it('refuses a store folder that is a symbolic link before making anything (nothing appears where it leads)', async function () {
+    if (process.platform === 'win32') this.skip();
+    for (const target of ['elsewhere', 'missing']) {
+      const linked = path.join(base, `linked-${target}`);
+      const outside = path.join(base, target);
+      if (target === 'elsewhere') fs.mkdirSync(outside);
+      fs.symlinkSync(outside, linked);
+      await assert.rejects(new NodeStoreLock(linked).acquire(), (e: unknown) => isFsError(e, 'NoPermissions'));
+      if (target === 'elsewhere') assert.deepEqual(fs.readdirSync(outside), [], 'something was made through the link');
+      else assert.equal(fs.existsSync(outside), false, 'the link target was made');
+      const engine = new MemoryEngine(new NodeMemoryFileSystem(linked), { storeLock: new NodeStoreLock(linked) });
+      const result = await engine.execute({ command: 'create', path: '/memories/a.md', file_text: 'x' });
+      assert.equal(result.is_error, true);
+      await assert.rejects(new NodeMemoryFileSystem(linked).createDirectory(''), (e: unknown) => isFsError(e, 'NoPermissions'));
+      if (target === 'elsewhere') assert.deepEqual(fs.readdirSync(outside), [], 'something was made through the link');
+      else assert.equal(fs.existsSync(outside), false, 'the link target was made');
+    }
   });
 
   it('takes over from an empty lock file (a holder killed between create and write) once it is old', async () => {
