@@ -80,13 +80,17 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
   if (everything) return { kind: 'allowed' };
   const defaults = rules.defaults === false ? [] : DEFAULT_ALLOWED_COMMANDS.map((rule) => ruleWords(parser, rule));
   let byUserRule = false;
+  // Judged once for the whole command, only when a default is about to allow a part (once per
+  // part would cost the command's length for each of its parts: quadratic).
+  let wholeCommand: boolean | undefined;
+  const readsSecrets = (part: CommandPart) => (wholeCommand ??= commandReadsHostSecrets(command)) || readsFromOutside(part);
   const unallowed = parsed.parts.filter((part) => {
     if (part.special !== undefined) return true;
     if (allow.some((r) => matches(part.words, r))) {
       byUserRule = true;
       return false;
     }
-    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsHostSecrets(part, command);
+    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsSecrets(part);
   });
   if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true };
   const offers = offerRules(unallowed);
@@ -162,22 +166,41 @@ function recursive(words: readonly string[], tokens: readonly string[]): boolean
 /**
  * Whether a read-only default would read what only a sandbox keeps from it: another process's
  * state (`/proc/<pid>/environ` holds the API key of the extension host or the CLI), credential
- * places, globs that reach outside the workspace, or a recursive search from outside it. Such a
- * command asks. Judged on the text with quotes, backslashes and plain expansions taken out, so
- * `/pro""c` or `/pro${E}c` read as `/proc`; the paths anywhere in the command (redirections too). Without a sandbox this is the only defence; it cannot be
- * complete (a path can come from a variable the command did not set).
+ * places, globs that reach outside the workspace (commandReadsHostSecrets, anywhere in the
+ * command: a redirection's file is not part of the command's own text), or a recursive search
+ * from outside it (readsFromOutside, per part). Such a command asks. Judged on the text with
+ * quotes, backslashes and plain expansions taken out, so `/pro""c` or `/pro${E}c` read as
+ * `/proc`. Without a sandbox this is the only defence; it cannot be complete (a path can come
+ * from a variable the command did not set).
  */
-function readsHostSecrets(part: CommandPart, command: string): boolean {
-  const tokensOf = (text: string) => text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, '').split(/[\s<>|;&()]+/).filter((t) => t !== '');
-  const outside = (t: string) => /^(\/|~)|(^|\/)\.\.(\/|$)/.test(t);
-  // Anywhere in the command (a redirection's file is not part of the command's own text).
+function commandReadsHostSecrets(command: string): boolean {
   for (const token of tokensOf(command)) {
     if (/(^|\/)proc(\/|$)|environ/i.test(token)) return true;
     if (CREDENTIAL_NAMES.some((name) => token.includes(name))) return true;
     if (/[*?[]/.test(token) && outside(token)) return true;
   }
+  return false;
+}
+
+/**
+ * A recursive search (rg, du, grep -r, ls -R) from outside the workspace. The part's text is
+ * tokenized only for those programs: a part's text holds the parts nested in it (`$(…)`), so
+ * tokenizing every part would cost the nesting depth times the length.
+ */
+function readsFromOutside(part: CommandPart): boolean {
+  if (!RECURSIVE_PROGRAMS.has(part.words[0])) return false;
   const args = tokensOf(part.text).slice(1);
   return recursive(part.words, args) && args.some((t) => !t.startsWith('-') && outside(t));
+}
+
+const RECURSIVE_PROGRAMS = new Set(['rg', 'du', 'grep', 'egrep', 'fgrep', 'ls']);
+
+function tokensOf(text: string): string[] {
+  return text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, '').split(/[\s<>|;&()]+/).filter((t) => t !== '');
+}
+
+function outside(token: string): boolean {
+  return /^(\/|~)|(^|\/)\.\.(\/|$)/.test(token);
 }
 
 function hasUnsafeOption(words: readonly string[]): boolean {
