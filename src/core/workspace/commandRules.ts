@@ -49,11 +49,22 @@ export type CommandVerdict =
    * `prefixes`: the rules "Always allow" offers (ruleOffers.ts); `stillAsks`: the parts those
    * rules cannot cover, in a few words (the command itself asks again after "Always allow").
    */
-  | { kind: 'ask'; prefixes: string[]; parts: CommandPart[]; stillAsks?: string };
+  | {
+      kind: 'ask';
+      prefixes: string[];
+      parts: CommandPart[];
+      stillAsks?: string;
+      /**
+       * Set when the command could not be judged at all (too long, a syntax error, a control
+       * character) while deny rules exist: they could not be checked, so nothing may allow the
+       * command without the user (the sandbox's auto-allow included).
+       */
+      unjudged?: true;
+    };
 
 /**
  * Judges a command. The bash parser is loaded on the first call. A command the parser cannot
- * judge (a control character, a lone surrogate, a syntax error) asks; `*` allows it only when no
+ * judge (too long, a control character, a lone surrogate, a syntax error) asks; `*` allows it only when no
  * deny rule could have matched a part of it.
  */
 export async function judgeCommand(command: string, rules: CommandRules): Promise<CommandVerdict> {
@@ -70,7 +81,7 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
     if (denyAll) return { kind: 'denied', rule: '*', part: command };
     return everything && deny.length === 0
       ? { kind: 'allowed' }
-      : { kind: 'ask', prefixes: [], parts: [{ text: command, words: [], dynamic: true, special: `cannot be judged: ${parsed.reason}` }] };
+      : { kind: 'ask', prefixes: [], ...(deny.length > 0 ? { unjudged: true as const } : {}), parts: [{ text: command, words: [], dynamic: true, special: `cannot be judged: ${parsed.reason}`, span: [0, command.length] }] };
   }
   for (const part of parsed.parts) {
     for (const { rule, words } of deny) {
@@ -183,13 +194,16 @@ function commandReadsHostSecrets(command: string): boolean {
 }
 
 /**
- * A recursive search (rg, du, grep -r, ls -R) from outside the workspace. The part's text is
- * tokenized only for those programs: a part's text holds the parts nested in it (`$(…)`), so
- * tokenizing every part would cost the nesting depth times the length.
+ * A recursive search (rg, du, grep -r, ls -R) from outside the workspace, judged on the part's
+ * own words after quote removal (`"/"` is `/`). One whose words are known only when it runs
+ * (`grep -r x "$DIR"`, `ls $(…)`) may be a recursive search of anything: it asks. The part's
+ * text is not tokenized: it holds the parts nested in it, so that cost the nesting depth times the
+ * length (`grep -r x $(grep -r x $(…))` took seconds).
  */
 function readsFromOutside(part: CommandPart): boolean {
   if (!RECURSIVE_PROGRAMS.has(part.words[0])) return false;
-  const args = tokensOf(part.text).slice(1);
+  if (part.dynamic) return true;
+  const args = part.words.slice(1);
   return recursive(part.words, args) && args.some((t) => !t.startsWith('-') && outside(t));
 }
 
