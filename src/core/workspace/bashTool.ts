@@ -165,7 +165,8 @@ export class BashTool implements AgentTool {
     if (verdict.kind === 'denied') {
       return error(`Error: the command was not run: \`${short(verdict.part)}\` matches the deny rule "${verdict.rule}" in the user's settings.`);
     }
-    if (this.options.sandboxed?.() === true && this.options.autoAllow?.() === true) return { shellText: command, access: 'workspace' };
+    // Auto-allow in the sandbox never passes a command the deny rules could not be checked against.
+    if (this.options.sandboxed?.() === true && this.options.autoAllow?.() === true && verdict.unjudged !== true) return { shellText: command, access: 'workspace' };
     if (!this.options.approver) {
       return error(this.options.notAllowed?.(verdict.prefixes) ?? 'Error: the command was not run: no rule allows it and nobody can approve it here.');
     }

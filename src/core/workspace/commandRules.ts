@@ -49,11 +49,22 @@ export type CommandVerdict =
    * `prefixes`: the rules "Always allow" offers (ruleOffers.ts); `stillAsks`: the parts those
    * rules cannot cover, in a few words (the command itself asks again after "Always allow").
    */
-  | { kind: 'ask'; prefixes: string[]; parts: CommandPart[]; stillAsks?: string };
+  | {
+      kind: 'ask';
+      prefixes: string[];
+      parts: CommandPart[];
+      stillAsks?: string;
+      /**
+       * Set when the command could not be judged at all (too long, a syntax error, a control
+       * character) while deny rules exist: they could not be checked, so nothing may allow the
+       * command without the user (the sandbox's auto-allow included).
+       */
+      unjudged?: true;
+    };
 
 /**
  * Judges a command. The bash parser is loaded on the first call. A command the parser cannot
- * judge (a control character, a lone surrogate, a syntax error) asks; `*` allows it only when no
+ * judge (too long, a control character, a lone surrogate, a syntax error) asks; `*` allows it only when no
  * deny rule could have matched a part of it.
  */
 export async function judgeCommand(command: string, rules: CommandRules): Promise<CommandVerdict> {
@@ -70,7 +81,7 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
     if (denyAll) return { kind: 'denied', rule: '*', part: command };
     return everything && deny.length === 0
       ? { kind: 'allowed' }
-      : { kind: 'ask', prefixes: [], parts: [{ text: command, words: [], dynamic: true, special: `cannot be judged: ${parsed.reason}` }] };
+      : { kind: 'ask', prefixes: [], ...(deny.length > 0 ? { unjudged: true as const } : {}), parts: [{ text: command, words: [], dynamic: true, special: `cannot be judged: ${parsed.reason}`, span: [0, command.length] }] };
   }
   for (const part of parsed.parts) {
     for (const { rule, words } of deny) {
@@ -80,13 +91,17 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
   if (everything) return { kind: 'allowed' };
   const defaults = rules.defaults === false ? [] : DEFAULT_ALLOWED_COMMANDS.map((rule) => ruleWords(parser, rule));
   let byUserRule = false;
+  // Judged once for the whole command, only when a default is about to allow a part (once per
+  // part would cost the command's length for each of its parts: quadratic).
+  let wholeCommand: boolean | undefined;
+  const readsSecrets = (part: CommandPart) => (wholeCommand ??= commandReadsHostSecrets(command)) || readsFromOutside(part);
   const unallowed = parsed.parts.filter((part) => {
     if (part.special !== undefined) return true;
     if (allow.some((r) => matches(part.words, r))) {
       byUserRule = true;
       return false;
     }
-    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsHostSecrets(part, command);
+    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsSecrets(part);
   });
   if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true };
   const offers = offerRules(unallowed);
@@ -162,22 +177,44 @@ function recursive(words: readonly string[], tokens: readonly string[]): boolean
 /**
  * Whether a read-only default would read what only a sandbox keeps from it: another process's
  * state (`/proc/<pid>/environ` holds the API key of the extension host or the CLI), credential
- * places, globs that reach outside the workspace, or a recursive search from outside it. Such a
- * command asks. Judged on the text with quotes, backslashes and plain expansions taken out, so
- * `/pro""c` or `/pro${E}c` read as `/proc`; the paths anywhere in the command (redirections too). Without a sandbox this is the only defence; it cannot be
- * complete (a path can come from a variable the command did not set).
+ * places, globs that reach outside the workspace (commandReadsHostSecrets, anywhere in the
+ * command: a redirection's file is not part of the command's own text), or a recursive search
+ * from outside it (readsFromOutside, per part). Such a command asks. Judged on the text with
+ * quotes, backslashes and plain expansions taken out, so `/pro""c` or `/pro${E}c` read as
+ * `/proc`. Without a sandbox this is the only defence; it cannot be complete (a path can come
+ * from a variable the command did not set).
  */
-function readsHostSecrets(part: CommandPart, command: string): boolean {
-  const tokensOf = (text: string) => text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, '').split(/[\s<>|;&()]+/).filter((t) => t !== '');
-  const outside = (t: string) => /^(\/|~)|(^|\/)\.\.(\/|$)/.test(t);
-  // Anywhere in the command (a redirection's file is not part of the command's own text).
+function commandReadsHostSecrets(command: string): boolean {
   for (const token of tokensOf(command)) {
     if (/(^|\/)proc(\/|$)|environ/i.test(token)) return true;
     if (CREDENTIAL_NAMES.some((name) => token.includes(name))) return true;
     if (/[*?[]/.test(token) && outside(token)) return true;
   }
-  const args = tokensOf(part.text).slice(1);
+  return false;
+}
+
+/**
+ * A recursive search (rg, du, grep -r, ls -R) from outside the workspace, judged on the part's
+ * own words after quote removal (`"/"` is `/`). One whose words are known only when it runs
+ * (`grep -r x "$DIR"`, `ls $(…)`) may be a recursive search of anything: it asks. The part's
+ * text is not tokenized: it holds the parts nested in it, so that cost the nesting depth times the
+ * length (`grep -r x $(grep -r x $(…))` took seconds).
+ */
+function readsFromOutside(part: CommandPart): boolean {
+  if (!RECURSIVE_PROGRAMS.has(part.words[0])) return false;
+  if (part.dynamic) return true;
+  const args = part.words.slice(1);
   return recursive(part.words, args) && args.some((t) => !t.startsWith('-') && outside(t));
+}
+
+const RECURSIVE_PROGRAMS = new Set(['rg', 'du', 'grep', 'egrep', 'fgrep', 'ls']);
+
+function tokensOf(text: string): string[] {
+  return text.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, '').split(/[\s<>|;&()]+/).filter((t) => t !== '');
+}
+
+function outside(token: string): boolean {
+  return /^(\/|~)|(^|\/)\.\.(\/|$)/.test(token);
 }
 
 function hasUnsafeOption(words: readonly string[]): boolean {

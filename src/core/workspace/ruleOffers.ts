@@ -91,23 +91,42 @@ export interface RuleOffers {
 /** The rules to offer for `parts` (the parts of a command that no rule allows yet). */
 export function offerRules(parts: readonly CommandPart[]): RuleOffers {
   const rules: string[] = [];
-  const uncovered = new Map<string, string[]>();
+  const uncovered = new Map<string, CommandPart[]>();
   for (const part of parts) {
     const rule = ruleFor(part);
     if (rule !== undefined && !rules.includes(rule)) rules.push(rule);
     // A rule allows a part only when the part has nothing a rule cannot judge.
     if (rule !== undefined && part.special === undefined) continue;
     const reason = why(part, rule);
-    const texts = uncovered.get(reason) ?? [];
-    uncovered.set(reason, [...texts, part.text]);
+    const group = uncovered.get(reason);
+    if (group) group.push(part);
+    else uncovered.set(reason, [part]);
   }
-  const said = [...uncovered].map(([reason, texts]) => {
-    // An assignment inside a part already named (`X=1` of `X=1 make`) is not named again.
-    const named = texts.filter((t, i) => !texts.some((other, j) => j !== i && other.length > t.length && other.includes(t)));
-    const shown = named.slice(0, 2).map((t) => `\`${short(t)}\``).join(', ');
+  const said = [...uncovered].map(([reason, group]) => {
+    // A part inside another of its group (`X=1` of `X=1 make`) is not named again.
+    const named = outermost(group);
+    const shown = named.slice(0, 2).map((p) => `\`${short(p.text)}\``).join(', ');
     return `${shown}${named.length > 2 ? ` and ${named.length - 2} more` : ''} (${reason})`;
   });
   return { rules, ...(said.length > 0 ? { stillAsks: said.join('; ') } : {}) };
+}
+
+/**
+ * The parts not inside another of `parts` (by their spans; a part without one is inside none), in
+ * their order. Sorted by start, the longest first: a part is inside an earlier one exactly when
+ * an earlier one ends at or after its end. Linear after the sort, so a command of many parts costs
+ * its length (a check of each part against every other was quadratic).
+ */
+function outermost(parts: readonly CommandPart[]): CommandPart[] {
+  const spanned = parts.map((part, index) => ({ part, index })).filter(({ part }) => part.span !== undefined);
+  spanned.sort((a, b) => a.part.span![0] - b.part.span![0] || b.part.span![1] - a.part.span![1] || a.index - b.index);
+  const inside = new Set<number>();
+  let end = -1;
+  for (const { part, index } of spanned) {
+    if (part.span![1] <= end) inside.add(index);
+    else end = part.span![1];
+  }
+  return parts.filter((_, index) => !inside.has(index));
 }
 
 /** The prefix "Always allow" remembers for a part: its program with a sub-command or script, if any. */

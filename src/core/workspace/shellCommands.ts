@@ -10,6 +10,9 @@
  * runs when the CLI or the extension starts.
  *
  * Defence in depth around a parser that was not written for security:
+ * - a command longer than MAX_JUDGED_LENGTH is not parsed at all, and judging one below it costs
+ *   time linear in its length (the walks below are loops, not recursion, so depth cannot
+ *   overflow the stack);
  * - a command with a control character (Unicode Cc, C1 included) other than tab and newline, or
  *   that is not well-formed UTF-16 (a lone surrogate), is not judged at all;
  * - a parse with an error or a missing token is not judged, and neither is one in which some
@@ -41,6 +44,8 @@ export interface CommandPart {
   dynamic: boolean;
   /** Why no prefix rule may allow it (a write, an assignment, a definition), if so. */
   special?: string;
+  /** Where the part is in the command: [start, end) in UTF-16 code units. */
+  span?: readonly [number, number];
 }
 
 export type ParsedCommand = { ok: true; parts: CommandPart[] } | { ok: false; reason: string };
@@ -55,8 +60,17 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * The longest command judged, in UTF-16 code units (64 KiB of ASCII). Judging costs time linear in
+ * the length (bench/shellparse), but a longer command is nothing a person could read on an
+ * approval card either: it is treated like one that cannot be parsed (it asks; `*` allows it
+ * only when there is no deny rule), and its text is never parsed.
+ */
+export const MAX_JUDGED_LENGTH = 65_536;
+
 /** Why a command is not judged at all, before any parsing; undefined when it may be parsed. */
 export function unjudgeable(command: string): string | undefined {
+  if (command.length > MAX_JUDGED_LENGTH) return `it is longer than ${MAX_JUDGED_LENGTH.toLocaleString('en-US')} characters (${command.length.toLocaleString('en-US')})`;
   if (LONE_SURROGATE.test(command)) return 'it is not well-formed text (a lone surrogate)';
   const control = CONTROL.exec(command);
   if (control) return `it contains the control character U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -111,7 +125,7 @@ function parseWith(parser: TreeSitterParser, command: string): ParsedCommand {
     const parts: CommandPart[] = [];
     walk(root, parts);
     // Also with quotes, backslashes and plain expansions taken out (`/dev/t"c"p`, `/dev/tc${E}p`).
-    if (/\/dev\/(tcp|udp)\b/.test(command) || /\/dev\/(tcp|udp)\b/.test(command.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, ''))) parts.push({ text: command, words: [], dynamic: false, special: 'names /dev/tcp or /dev/udp (a network connection)' });
+    if (/\/dev\/(tcp|udp)\b/.test(command) || /\/dev\/(tcp|udp)\b/.test(command.replace(/\$\{?[A-Za-z_][A-Za-z0-9_]*\}?/g, '').replace(/["'\\]/g, ''))) parts.push({ text: command, words: [], dynamic: false, special: 'names /dev/tcp or /dev/udp (a network connection)', span: [0, command.length] });
     return { ok: true, parts };
   } finally {
     tree.delete();
@@ -148,25 +162,38 @@ const SPECIAL: Record<string, string> = {
   array: 'sets an array',
 };
 
-function walk(node: SyntaxNode, parts: CommandPart[]): void {
-  if (!node.isNamed) return;
-  const type = node.type;
-  if (type === 'command') {
-    parts.push(commandPart(node));
-  } else if (type === 'compound_statement') {
-    // `{ …; }` is a group; `(( … ))` is arithmetic.
-    if (node.child(0)?.type !== '{') parts.push(special(node, 'evaluates arithmetic, which can run commands'));
-  } else if (type === 'expansion') {
-    if (!isPlainExpansion(node)) parts.push(special(node, 'expands a parameter with an operator or a subscript, which bash evaluates'));
-  } else if (type === 'file_redirect') {
-    const reason = redirectRisk(node);
-    if (reason !== undefined) parts.push(special(node, reason));
-  } else if (type in SPECIAL) {
-    parts.push(special(node, SPECIAL[type]));
-  } else if (!CONTAINERS.has(type)) {
-    parts.push(special(node, `uses a construct the rules do not judge (${type})`));
+/**
+ * Every part of the tree, in source order. A loop with its own stack, not recursion: the tree is
+ * as deep as the command nests (`$($($(…)))`), and a recursive walk overflowed the stack there.
+ */
+function walk(root: SyntaxNode, parts: CommandPart[]): void {
+  const stack: SyntaxNode[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (!node.isNamed) continue;
+    const part = partOf(node);
+    if (part !== undefined) parts.push(part);
+    const children = node.namedChildren;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child) stack.push(child);
+    }
   }
-  for (const child of node.namedChildren) if (child) walk(child, parts);
+}
+
+/** The part a node adds itself (its children are walked either way), if any. */
+function partOf(node: SyntaxNode): CommandPart | undefined {
+  const type = node.type;
+  if (type === 'command') return commandPart(node);
+  // `{ …; }` is a group; `(( … ))` is arithmetic.
+  if (type === 'compound_statement') return node.child(0)?.type !== '{' ? special(node, 'evaluates arithmetic, which can run commands') : undefined;
+  if (type === 'expansion') return isPlainExpansion(node) ? undefined : special(node, 'expands a parameter with an operator or a subscript, which bash evaluates');
+  if (type === 'file_redirect') {
+    const reason = redirectRisk(node);
+    return reason !== undefined ? special(node, reason) : undefined;
+  }
+  if (type in SPECIAL) return special(node, SPECIAL[type]);
+  if (!CONTAINERS.has(type)) return special(node, `uses a construct the rules do not judge (${type})`);
+  return undefined;
 }
 
 function commandPart(node: SyntaxNode): CommandPart {
@@ -182,7 +209,7 @@ function commandPart(node: SyntaxNode): CommandPart {
     }
     words.push(value);
   }
-  const part: CommandPart = { text: node.text, words, dynamic };
+  const part: CommandPart = { text: node.text, words, dynamic, span: spanOf(node) };
   if (node.namedChildren.some((c) => c?.type === 'variable_assignment')) part.special = 'sets variables';
   else if (words.length === 0) part.special = 'runs a command whose name is only known when it runs';
   return part;
@@ -259,8 +286,24 @@ function literalOf(word: SyntaxNode): string | undefined {
 }
 
 function special(node: SyntaxNode, reason: string): CommandPart {
-  return { text: node.text.split('\n')[0], words: [], dynamic: false, special: reason };
+  return { text: firstLine(node.text), words: [], dynamic: false, special: reason, span: spanOf(node) };
 }
+
+function spanOf(node: SyntaxNode): [number, number] {
+  return [node.startIndex, node.endIndex];
+}
+
+/**
+ * A special part's text, for messages: its first line, at most SHOWN characters. Bounded, so that
+ * nested specials (`((((…))))`) cost their number, not their number times the command's length.
+ */
+function firstLine(text: string): string {
+  const head = text.length > SHOWN ? text.slice(0, SHOWN) : text;
+  const end = head.indexOf('\n');
+  return end < 0 ? head : head.slice(0, end);
+}
+
+const SHOWN = 200;
 
 /** Source text that belongs to no token (other than blanks and line continuations), if any. */
 function uncovered(root: SyntaxNode, source: string): string | undefined {
@@ -294,13 +337,18 @@ function uncovered(root: SyntaxNode, source: string): string | undefined {
   return /^(?:[ \t\n]|\\\n)*$/.test(rest) ? undefined : rest.trim();
 }
 
-function firstError(node: SyntaxNode): SyntaxNode | undefined {
-  if (node.type === 'ERROR' || node.isMissing) return node;
-  for (const child of node.children) {
-    const found = child && child.hasError ? firstError(child) : undefined;
-    if (found) return found;
+/** The first error or missing token in source order; a loop, for the reason walk is one. */
+function firstError(root: SyntaxNode): SyntaxNode | undefined {
+  const stack: SyntaxNode[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (node.type === 'ERROR' || node.isMissing) return node;
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child && (child.hasError || child.isMissing)) stack.push(child);
+    }
   }
-  return node.isMissing ? node : undefined;
+  return undefined;
 }
 
 function short(text: string): string {

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { ApprovalRequest } from '../../../src/core/agent/tools';
 import { BashTool, type BashToolOptions, type ShellRunOptions, type ShellSession } from '../../../src/core/workspace/bashTool';
 import { withReadOnlyGit } from '../../../src/core/workspace/commandRules';
+import { MAX_JUDGED_LENGTH } from '../../../src/core/workspace/shellCommands';
 
 class FakeShell implements ShellSession {
   readonly runs: Array<{ command: string; options: ShellRunOptions }> = [];
@@ -67,6 +68,19 @@ describe('bash tool: the access each command gets', () => {
     await b.run('make');
     assert.equal(b.asked.length, 1, 'unsandboxed, auto-allow asks again');
     assert.equal(b.asked[0].kind === 'command' && b.asked[0].sandboxed, undefined);
+  });
+
+  it('auto-allow in the sandbox never runs a command the deny rules could not be checked against (too long, unparseable)', async () => {
+    const b = bed({ sandboxed: () => true, autoAllow: () => true, approver: { ask: async () => 'deny' } });
+    const tooLong = `${'ls | '.repeat(MAX_JUDGED_LENGTH / 5)}rm -rf x`;
+    for (const command of [tooLong, 'rm -rf x; echo \u0080', 'rm -rf x; (']) {
+      assert.match(String((await b.run(command)).content), /declined/, JSON.stringify(command.slice(-20)));
+    }
+    assert.deepEqual(b.shell.runs, [], 'nothing ran');
+    // Without deny rules nothing could have matched: auto-allow runs it, in the sandbox.
+    const noDeny = bed({ sandboxed: () => true, autoAllow: () => true, rules: () => ({ allow: [], deny: [] }) });
+    await noDeny.run(tooLong);
+    assert.equal(noDeny.shell.runs.length, 1);
   });
 
   it('a sandboxed approval question offers the chat-wide allow; the unsandboxed notice shows once', async () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { judgeCommand, prefixOf, type CommandRules } from '../../../src/core/workspace/commandRules';
-import { loadShellParser, unjudgeable, type ShellParser } from '../../../src/core/workspace/shellCommands';
+import { loadShellParser, MAX_JUDGED_LENGTH, unjudgeable, type ShellParser } from '../../../src/core/workspace/shellCommands';
 
 const none: CommandRules = { allow: [], deny: [] };
 
@@ -110,6 +110,40 @@ describe('shell command rules (tree-sitter-bash parser)', () => {
     assert.equal(unjudgeable('echo "tab\there"\nls'), undefined);
     assert.equal(unjudgeable('echo ünïcödé 😀'), undefined);
     assert.equal((await judgeCommand('echo ünïcödé 😀 | cat', none)).kind, 'allowed');
+  });
+
+  it('does not parse a command longer than the cap: it asks, and `*` allows it only without deny rules', async () => {
+    const over = `${'ls | '.repeat(MAX_JUDGED_LENGTH / 5)}ls`;
+    assert.ok(over.length > MAX_JUDGED_LENGTH);
+    assert.match(unjudgeable(over) ?? '', /^it is longer than 65,536 characters \(/);
+    const asked = await judgeCommand(over, none);
+    assert.equal(asked.kind, 'ask');
+    assert.ok(asked.kind === 'ask' && asked.unjudged === undefined && /cannot be judged: it is longer than/.test(asked.parts[0].special ?? ''));
+    assert.equal((await judgeCommand(over, { allow: ['*'], deny: [] })).kind, 'allowed');
+    const withDeny = await judgeCommand(over, { allow: ['*'], deny: ['rm'] });
+    assert.ok(withDeny.kind === 'ask' && withDeny.unjudged === true);
+    // Just under the cap it is judged, every part of it.
+    const under = `${'ls | '.repeat((MAX_JUDGED_LENGTH - 10) / 5)}rm x`;
+    assert.ok(under.length <= MAX_JUDGED_LENGTH);
+    assert.deepEqual(await judgeCommand(under, { allow: ['*'], deny: ['rm'] }), { kind: 'denied', rule: 'rm', part: 'rm x' });
+  });
+
+  it('judges commands nested thousands deep without overflowing the stack, down to the innermost part', async () => {
+    const depth = 6000;
+    const nested = (open: string, inner: string, close: string) => open.repeat(depth) + inner + close.repeat(depth);
+    assert.deepEqual(await judgeCommand(nested('echo $(', 'rm -rf x', ')'), { allow: [], deny: ['rm'] }), { kind: 'denied', rule: 'rm', part: 'rm -rf x' });
+    assert.deepEqual(await judgeCommand(nested('( ', 'rm -rf x', ' )'), { allow: [], deny: ['rm'] }), { kind: 'denied', rule: 'rm', part: 'rm -rf x' });
+    assert.equal((await judgeCommand(nested('echo $(', 'ls', ')'), none)).kind, 'allowed');
+    // A syntax error deep inside is found and named.
+    const broken = await judgeCommand(`${'echo $('.repeat(depth)}ls${')'.repeat(depth - 1)}`, none);
+    assert.ok(broken.kind === 'ask' && /syntax error/.test(broken.parts[0].special ?? ''), JSON.stringify(broken).slice(0, 200));
+  });
+
+  it('a recursive search whose arguments are known only when it runs asks; one judged on its words after quote removal', async () => {
+    for (const command of ['grep -r x "$DIR"', 'grep -r x $(echo /)', 'rg x $HOME', 'ls $(echo -R /)', 'grep -r x "/"', "du '..'", 'grep -rn x "../.."', 'grep x "$f"']) {
+      assert.equal((await judgeCommand(command, none)).kind, 'ask', command);
+    }
+    for (const command of ['grep -r x "src"', 'rg "a b" src', 'ls -R src', "grep -n 'a b' notes.txt"]) assert.equal((await judgeCommand(command, none)).kind, 'allowed', command);
   });
 
   it('the parser itself sees both commands after U+0080 and a lone surrogate (no early end of input)', () => {

@@ -73,6 +73,13 @@ describe('Always allow offers (ruleOffers)', () => {
     assert.equal(offered.stillAsks, '`f=$(mktemp)`, `TODO_FILE=$f node src/cli.js ad…` and 2 more (sets variables)');
   });
 
+  it('names each part that still asks once, not the assignments inside it, and counts the rest', async () => {
+    const offered = await offers('X0=1 make; X1=1 make; X2=1 make; A=1 B=2 make; C=3');
+    assert.equal(offered.stillAsks, '`X0=1 make`, `X1=1 make` and 3 more (sets variables)');
+    const many = await offers(Array.from({ length: 3000 }, (_, i) => `X${i}=1 make`).join('; '));
+    assert.equal(many.stillAsks, '`X0=1 make`, `X1=1 make` and 2998 more (sets variables)');
+  });
+
   it('stillAsks is set exactly when the offered rules would not let the command run', async () => {
     const commands = [
       ...INTERPRETER_COMMANDS,
