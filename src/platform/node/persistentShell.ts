@@ -19,8 +19,8 @@
  * Each shell's private folder (TMPDIR, command file) lies in one owner-only folder the sandbox
  * hides from other shells' commands (`shellsRoot`).
  *
- * The environment holds no secret of the host: API keys and anything that looks like a secret are
- * removed before the first command, and variables that make bash or the loader run code
+ * The environment holds no secret of the host: API keys and anything that looks like a secret, by
+ * name or by value, are removed before the first command, and variables that make bash or the loader run code
  * (BASH_ENV, BASH_FUNC_*, LD_PRELOAD, …) never carry over from one command to the next.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +29,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { findSecrets } from '../../core/memory/redaction';
 import type { ShellRunOptions, ShellRunResult, ShellSession } from '../../core/workspace/bashTool';
 import { wrapInSandbox, type SandboxedCommand, type SandboxPolicy } from './commandSandbox';
 import type { Undone } from './sandboxCheck';
@@ -62,6 +63,10 @@ export function isSecretName(name: string): boolean {
   );
 }
 
+function holdsSecret(name: string, value: string): boolean {
+  return findSecrets(`${name}=${value}`).length > 0;
+}
+
 /** Variables that make bash or the loader run code, or that belong to the sandbox: never carried over. */
 function isUnsafeToCarry(name: string): boolean {
   return (
@@ -73,11 +78,16 @@ function isUnsafeToCarry(name: string): boolean {
   );
 }
 
-/** The environment a command starts with: the host's, minus secrets and code-running variables. */
+/**
+ * The environment a command starts with: the host's, minus secrets and code-running variables.
+ * A secret is dropped by its name and by its value: the redaction's detectors (the same ones
+ * that keep secrets off disk) judge `NAME=value`, so an API key exported under any name, or a
+ * `DATABASE_URL` with a password in it, does not reach the command.
+ */
 export function commandEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || isUnsafeToCarry(name)) continue;
+    if (value === undefined || isUnsafeToCarry(name) || holdsSecret(name, value)) continue;
     result[name] = value;
   }
   return { ...result, PAGER: 'cat', GIT_PAGER: 'cat', TERM: 'dumb', GIT_TERMINAL_PROMPT: '0' };

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { AgentToolResult, ApprovalDecision, ApprovalRequest } from '../../../src/core/agent/tools';
 import { BashTool, type BashToolOptions } from '../../../src/core/workspace/bashTool';
 import { PersistentShell } from '../../../src/platform/node/persistentShell';
+import { BENIGN_STRINGS, SECRET_FORMATS } from '../../support/secretFormats';
 
 interface Bed {
   dir: string;
@@ -84,6 +85,30 @@ describe('bash tool over a persistent shell', function () {
     const restarted = await bed.run({ restart: true });
     assert.equal(restarted.is_error, false);
     assert.equal((await bed.run({ command: 'pwd' })).content, bed.dir);
+  });
+
+  it('a command\'s environment holds no secret of the host, by name or by value (what a real process sees, on disk)', async () => {
+    const planted: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir(), PLAIN_SETTING: 'hello world' };
+    // Every format under a name that says nothing (an API key exported as X, a DATABASE_URL), and under a secret's name.
+    SECRET_FORMATS.forEach((f, i) => {
+      planted[`CM_VALUE_${i}`] = f.line;
+      planted[`MY_SERVICE_TOKEN_${i}`] = f.secret;
+    });
+    BENIGN_STRINGS.forEach((b, i) => (planted[`CM_BENIGN_${i}`] = b.text));
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cm-env-')));
+    const shell = new PersistentShell({ cwd: dir, env: planted });
+    try {
+      const result = await shell.run('env > seen.txt', { timeoutMs: 10_000, onOutput: () => undefined, access: 'workspace' });
+      assert.equal(result.exitCode, 0);
+      const seen = fs.readFileSync(path.join(dir, 'seen.txt'), 'utf8');
+      for (const f of SECRET_FORMATS) assert.ok(!seen.includes(f.secret), `${f.name} reached the command`);
+      assert.ok(!/CM_VALUE_|MY_SERVICE_TOKEN_/.test(seen));
+      assert.match(seen, /^PLAIN_SETTING=hello world$/m);
+      BENIGN_STRINGS.forEach((b, i) => assert.ok(seen.includes(`CM_BENIGN_${i}=${b.text}\n`), `${b.name} was dropped`));
+    } finally {
+      shell.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps the head and the tail of a 10 MB output within the cap and says what was cut', async () => {
