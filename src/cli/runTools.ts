@@ -12,6 +12,7 @@ import { TextEditorTool } from '../core/workspace/editor';
 import { NodeMemoryFileSystem } from '../platform/node/nodeFileSystem';
 import { resetSandbox, SANDBOX_INSTALL_HINT, sandboxUnavailableReason, type SandboxPolicy } from '../platform/node/commandSandbox';
 import { PersistentShell } from '../platform/node/persistentShell';
+import { readOnlyCheck } from '../platform/node/readOnlyCheck';
 import { CLI_NAME } from './args';
 
 export interface RunToolFlags {
@@ -76,6 +77,7 @@ export function createRunTools(workspace: string, memoryFolder: string, flags: R
   const bash = new BashTool({
     shell: canRunShell ? startShell : undefined,
     sandboxed: () => sandbox !== undefined,
+    readOnlyCheck: (parts, cwd) => readOnlyCheck(parts, cwd, { workspace }),
     unavailable: 'Error: the bash tool is not available on Windows in this CLI.',
     policy: () => ({ mode: 'rules' }),
     rules: () => ({ allow: flags.allowCommands, deny: [] }),

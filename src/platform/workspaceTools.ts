@@ -23,6 +23,7 @@ import { STATE_KEYS } from './ids';
 import type { Logger } from './logger';
 import * as path from 'node:path';
 import { SANDBOX_INSTALL_HINT, sandboxUnavailableReason, type SandboxPolicy } from './node/commandSandbox';
+import { readOnlyCheck } from './node/readOnlyCheck';
 import { PersistentShell } from './node/persistentShell';
 import { sandboxSettings, SETTINGS_SECTION, type SettingsSnapshot } from './settings';
 import { WorkspaceMemoryFileSystem } from './workspaceFileSystem';
@@ -110,6 +111,7 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): WorkspaceT
       return sandbox !== undefined;
     },
     autoAllow: () => autoAllowThisChat || sandboxSettings().autoAllow,
+    readOnlyCheck: (parts, cwd) => readOnlyCheck(parts, cwd, { workspace: folder.uri.fsPath }),
     unsandboxed: () => {
       decideSandbox();
       return unsandboxed;

@@ -9,7 +9,7 @@ import type { BetaToolUnion } from '@anthropic-ai/sdk/resources/beta/messages/me
 import { answerOf, type AgentTool, type AgentToolLabel, type AgentToolResult, type ToolApprover, type ToolCallContext, type Unsandboxed } from '../agent/tools';
 import { judgeCommand, withReadOnlyGit, type CommandRules } from './commandRules';
 import { OutputCapture } from './outputCap';
-import { loadShellParser } from './shellCommands';
+import { loadShellParser, type CommandPart } from './shellCommands';
 
 export const BASH_TOOL = { type: 'bash_20250124', name: 'bash' } as const;
 export const DEFAULT_OUTPUT_CAP = 30_000;
@@ -58,6 +58,8 @@ export interface ShellRunResult {
 /** One persistent shell (working directory and variables carry over between commands). */
 export interface ShellSession {
   run(command: string, options: ShellRunOptions): Promise<ShellRunResult>;
+  /** The directory the next command starts in (the shell keeps `cd` between commands). */
+  directory?(): string;
   restart(): Promise<void>;
   dispose(): void;
 }
@@ -78,6 +80,13 @@ export interface BashToolOptions {
   remember?(prefixes: readonly string[]): void;
   timeoutMs?(): number;
   outputCap?: number;
+  /**
+   * Without the sandbox, asked before a command the read-only defaults allow: why it must ask
+   * anyway (an argument that is a link to outside the workspace, the repository's git
+   * configuration naming a program), or undefined. `cwd` is the shell's directory, undefined
+   * before its first command. The sandbox makes this moot: there such reads stay read-only.
+   */
+  readOnlyCheck?(parts: readonly CommandPart[], cwd: string | undefined): Promise<string | undefined>;
   /** Whether commands run in the OS sandbox (read on every command). Default false. */
   sandboxed?(): boolean;
   /**
@@ -160,7 +169,12 @@ export class BashTool implements AgentTool {
    * Always, a CLI flag) may write the workspace.
    */
   private async consent(command: string, context: ToolCallContext): Promise<AgentToolResult | Consent> {
-    const verdict = await judgeCommand(command, this.options.rules());
+    let verdict = await judgeCommand(command, this.options.rules());
+    if (verdict.kind === 'allowed' && verdict.readOnly && this.options.readOnlyCheck && this.options.sandboxed?.() !== true) {
+      const why = await this.options.readOnlyCheck(verdict.parts ?? [], this.session?.directory?.());
+      // Nothing to offer "Always allow": a rule would let the same read through with workspace access.
+      if (why !== undefined) verdict = { kind: 'ask', prefixes: [], parts: verdict.parts ?? [], stillAsks: why };
+    }
     if (verdict.kind === 'allowed') return verdict.readOnly ? { shellText: withReadOnlyGit(command), access: 'read-only' } : { shellText: command, access: 'workspace' };
     if (verdict.kind === 'denied') {
       return error(`Error: the command was not run: \`${short(verdict.part)}\` matches the deny rule "${verdict.rule}" in the user's settings.`);

@@ -42,8 +42,12 @@ export interface CommandRules {
 }
 
 export type CommandVerdict =
-  /** `readOnly`: allowed only by the read-only defaults (run it with READ_ONLY_GIT_ENV). */
-  | { kind: 'allowed'; readOnly?: true }
+  /**
+   * `readOnly`: allowed only by the read-only defaults (run it with READ_ONLY_GIT_ENV); `parts`
+   * are then the command's parts, for the host's own checks of what they read (bashTool's
+   * readOnlyCheck).
+   */
+  | { kind: 'allowed'; readOnly?: true; parts?: CommandPart[] }
   | { kind: 'denied'; rule: string; part: string }
   /**
    * `prefixes`: the rules "Always allow" offers (ruleOffers.ts); `stillAsks`: the parts those
@@ -101,9 +105,9 @@ export function judgeWith(parser: ShellParser, command: string, rules: CommandRu
       byUserRule = true;
       return false;
     }
-    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsSecrets(part);
+    return !defaults.some((r) => matches(part.words, r) && !hasUnsafeOption(part.words)) || readsSecrets(part) || unseenArguments(part);
   });
-  if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true };
+  if (unallowed.length === 0) return byUserRule ? { kind: 'allowed' } : { kind: 'allowed', readOnly: true, parts: parsed.parts };
   const offers = offerRules(unallowed);
   return { kind: 'ask', prefixes: offers.rules, parts: unallowed, ...(offers.stillAsks !== undefined ? { stillAsks: offers.stillAsks } : {}) };
 }
@@ -195,17 +199,26 @@ function commandReadsHostSecrets(command: string): boolean {
 
 /**
  * A recursive search (rg, du, grep -r, ls -R) from outside the workspace, judged on the part's
- * own words after quote removal (`"/"` is `/`). One whose words are known only when it runs
- * (`grep -r x "$DIR"`, `ls $(…)`) may be a recursive search of anything: it asks. The part's
- * text is not tokenized: it holds the parts nested in it, so that cost the nesting depth times the
- * length (`grep -r x $(grep -r x $(…))` took seconds).
+ * own words after quote removal (`"/"` is `/`; one with words known only when it runs asks
+ * anyway, unseenArguments). The part's text is not tokenized: it holds the parts nested in it,
+ * so that cost the nesting depth times the length (`grep -r x $(grep -r x $(…))` took seconds).
  */
 function readsFromOutside(part: CommandPart): boolean {
   if (!RECURSIVE_PROGRAMS.has(part.words[0])) return false;
-  if (part.dynamic) return true;
   const args = part.words.slice(1);
   return recursive(part.words, args) && args.some((t) => !t.startsWith('-') && outside(t));
 }
+
+/**
+ * A read-only default with an argument known only when it runs (`cat $F`, `cat \`…\``,
+ * `cat $'\x2e\x2e/x'`, `cat /{p,}roc/…`): the rules cannot see what it reads, so it asks. Printing
+ * programs (echo, true, pwd, which) read nothing and are exempt.
+ */
+function unseenArguments(part: CommandPart): boolean {
+  return part.dynamic && !PRINTS_ONLY.has(part.words[0]);
+}
+
+const PRINTS_ONLY = new Set(['echo', 'true', 'pwd', 'which']);
 
 const RECURSIVE_PROGRAMS = new Set(['rg', 'du', 'grep', 'egrep', 'fgrep', 'ls']);
 

@@ -257,8 +257,10 @@ function literalOf(word: SyntaxNode): string | undefined {
         const inner = word.namedChild(0);
         return inner && word.namedChildCount === 1 ? literalOf(inner) : undefined;
       }
-      // Escapes (`a\ b`) are kept raw by the parser: such a word is not judged literally.
-      return word.text.includes('\\') ? undefined : word.text;
+      // Escapes (`a\ b`) are kept raw by the parser: such a word is not judged literally. Nor is
+      // one with a brace: the grammar leaves bash's brace expansion in the word (`/{p,}roc` is
+      // `/proc /roc` when it runs), so its text is not what the command gets.
+      return word.text.includes('\\') || word.text.includes('{') ? undefined : word.text;
     }
     case 'raw_string':
       return word.text.slice(1, -1);

@@ -180,6 +180,10 @@ export class PersistentShell implements ShellSession {
     if (this.runningTag !== undefined) killTagged(this.runningTag);
   }
 
+  directory(): string {
+    return isDirectory(this.state.cwd) ? this.state.cwd : this.initial.cwd;
+  }
+
   async restart(): Promise<void> {
     this.killRunning(undefined);
     this.state = { cwd: this.initial.cwd, env: { ...this.initial.env } };

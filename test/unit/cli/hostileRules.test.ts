@@ -119,7 +119,7 @@ describe('hostile input through claude-memory run, without a sandbox (real effec
     }
   });
 
-  it('a shipped .git with core.fsmonitor runs nothing when the read-only git status runs', async () => {
+  it('a shipped .git with core.fsmonitor: the read-only git status is not run unasked (its configuration names a program), and nothing runs', async () => {
     execFileSync('git', ['init', '-q', ws]);
     const marker = path.join(tmp, `FSMONITOR-${path.basename(ws)}`);
     execFileSync('git', ['-C', ws, 'config', 'core.fsmonitor', `touch ${marker}; false`]);
@@ -128,7 +128,7 @@ describe('hostile input through claude-memory run, without a sandbox (real effec
     assert.ok(fs.existsSync(marker), 'git runs core.fsmonitor in this environment');
     fs.rmSync(marker);
     const results = await run([bash('t1', 'git status'), bash('t2', 'git diff && git log -1 2>&1')]);
-    assert.equal(results[0].is_error, false, results[0].content);
+    for (const r of results) assert.match(r.content, /the command was not run: it is not allowed in this run/);
     assert.equal(fs.existsSync(marker), false, 'the fsmonitor command did not run');
   });
 

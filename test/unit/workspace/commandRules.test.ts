@@ -166,7 +166,7 @@ describe('shell command rules (tree-sitter-bash parser)', () => {
   });
 
   it('marks commands allowed only by the read-only defaults, not those a user rule allowed', async () => {
-    assert.deepEqual(await judgeCommand('git status', none), { kind: 'allowed', readOnly: true });
+    assert.deepEqual(await judgeCommand('git status', none), { kind: 'allowed', readOnly: true, parts: [{ text: 'git status', words: ['git', 'status'], dynamic: false, span: [0, 10] }] });
     assert.deepEqual(await judgeCommand('git status && make', { allow: ['make'], deny: [] }), { kind: 'allowed' });
   });
 
