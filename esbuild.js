@@ -1,6 +1,7 @@
 // Bundles the extension (vscode external), the headless CLI and the chat webview script.
 const esbuild = require('esbuild');
 const { cliBuilds } = require('./cliBundles');
+const { extensionBuild } = require('./extensionBundle');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -11,21 +12,13 @@ function copyWasm() {
   fs.mkdirSync('dist', { recursive: true });
   for (const request of WASM) fs.copyFileSync(require.resolve(request), path.join('dist', path.basename(request)));
 }
+
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 
 /** @type {import('esbuild').BuildOptions[]} */
 const builds = [
-  {
-    entryPoints: ['src/extension.ts'],
-    outfile: 'dist/extension.js',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-    banner: { js: "const __importMetaUrl = require('url').pathToFileURL(__filename).href;" },
-    define: { 'import.meta.url': '__importMetaUrl' },
-  },
+  extensionBuild(__dirname, 'dist', { production }),
   ...cliBuilds(__dirname, 'dist'),
   {
     entryPoints: ['media/src/chat.ts'],

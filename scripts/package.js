@@ -19,7 +19,7 @@ const run = (args) => execFileSync(process.execPath, args, { cwd: stage, stdio: 
 
 try {
   // Manifest and docs as they are in the tree (docs/ ships: the README links into it).
-  for (const file of ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'cliBundles.js', 'tsconfig.json']) {
+  for (const file of ['package.json', 'README.md', 'LICENSE', '.vscodeignore', 'esbuild.js', 'cliBundles.js', 'extensionBundle.js', 'tsconfig.json']) {
     fs.copyFileSync(path.join(root, file), path.join(stage, file));
   }
   fs.cpSync(path.join(root, 'docs'), path.join(stage, 'docs'), { recursive: true });

@@ -12,7 +12,19 @@ import type { ExtensionServices } from './platform/services';
 import { PromptsHolder, type UserPrompts } from './ui/prompts';
 import { registerVersionDocuments } from './ui/versionDocuments';
 
-/** What activate() returns: for integration tests and other extensions. */
+/**
+ * Defined by esbuild (extensionBundle.js): true in the development bundle that `npm run build`
+ * makes for the extension tests, false in the packaged one, where the test hooks below are dead
+ * code and esbuild drops them.
+ */
+declare const __TEST_HOOKS__: boolean;
+
+/**
+ * The integration tests' hooks into the running extension: what activate() returns only in the
+ * development bundle and only while VS Code runs extension tests (ExtensionMode.Test). They hold
+ * the services (the API key's store among them) and can send chat messages, so the packaged
+ * extension returns nothing: other extensions get no API (docs/security.md#what-the-extension-exports).
+ */
 export interface ClaudeMemoryApi {
   readonly services: ExtensionServices;
   readonly memoryTree: memoryTree.MemoryTreeProvider;
@@ -29,10 +41,10 @@ export interface ClaudeMemoryApi {
   /** Memory expiry: the sweeps, Restore, pins and near-expiry badges. */
   readonly expiry: expiryFeature.ExpiryApi;
   /**
-   * Only outside production (extension tests, development host): replaces the input boxes and
-   * confirmations of the tree and API-key commands with scripted answers. `undefined` restores them.
+   * Replaces the input boxes and confirmations of the tree and API-key commands with scripted
+   * answers. `undefined` restores them.
    */
-  readonly testing?: {
+  readonly testing: {
     setPrompts(prompts: UserPrompts | undefined): void;
     /** This extension's log folder; the output channel's file is in a sibling folder. */
     readonly logUri: vscode.Uri;
@@ -42,7 +54,7 @@ export interface ClaudeMemoryApi {
 /** What deactivate waits for: the chat's last save (set by activate). */
 let beforeExit: (() => Promise<void>) | undefined;
 
-export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
+export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi | undefined {
   const started = performance.now();
   const services = createServices(context);
   const prompts = new PromptsHolder();
@@ -58,11 +70,12 @@ export function activate(context: vscode.ExtensionContext): ClaudeMemoryApi {
   const expiry = expiryFeature.register(context, services, tree, prompts);
 
   services.logger('extension').info(`activated in ${Math.round(performance.now() - started)} ms (${services.stores.all().length} workspace folder(s), trusted: ${services.trust.isTrusted()})`);
-  const testing =
-    context.extensionMode === vscode.ExtensionMode.Production
-      ? undefined
-      : { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
-  return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, changeFeed, multiSession, agentAccess, expiry, testing };
+  // The packaged bundle ends here (test/unit/structure/exports.test.ts checks it returns nothing).
+  if (__TEST_HOOKS__ && context.extensionMode === vscode.ExtensionMode.Test) {
+    const testing = { setPrompts: (p: UserPrompts | undefined) => void (prompts.current = p ?? prompts.defaults), logUri: context.logUri };
+    return { services, memoryTree: tree.provider, memoryTreeView: tree.view, memoryTreeRevealer: tree.revealer, chat, changeFeed, multiSession, agentAccess, expiry, testing };
+  }
+  return undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ export async function activateExtension(): Promise<ClaudeMemoryApi> {
   const extension = vscode.extensions.getExtension<ClaudeMemoryApi>(extensionId);
   assert.ok(extension, `${extensionId} is not installed`);
   const api = await extension.activate();
-  assert.ok(api.testing, 'the test API is available outside production');
+  assert.ok(api?.testing, 'activate() returned no test hooks (only the development bundle, in ExtensionMode.Test)');
   return api;
 }
 
@@ -57,11 +57,11 @@ export async function forgetApiBaseUrl(): Promise<void> {
 
 /** Stores a key through the real "Set API Key" command, answering its input box. */
 export async function setKeyWithCommand(api: ClaudeMemoryApi, key: string): Promise<void> {
-  api.testing!.setPrompts({ inputBox: async () => key, confirm: async () => true, pickWorkspaceFolder: async () => undefined });
+  api.testing.setPrompts({ inputBox: async () => key, confirm: async () => true, pickWorkspaceFolder: async () => undefined });
   try {
     await vscode.commands.executeCommand('claudeMemory.setApiKey');
   } finally {
-    api.testing!.setPrompts(undefined);
+    api.testing.setPrompts(undefined);
   }
   assert.strictEqual(await api.services.apiKey.get(), key);
 }
