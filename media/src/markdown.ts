@@ -38,9 +38,14 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 });
 
 const SANITIZE = {
-  // Remote images are blocked by the CSP anyway; forms and frames have no business in an answer.
-  FORBID_TAGS: ['style', 'img', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'svg', 'math'],
-  FORBID_ATTR: ['style', 'id', 'class'],
+  // Remote media are blocked by the CSP anyway, and kept out here too (defence in depth); forms,
+  // frames and labels have no business in an answer (`<label for=…>` clicks the chat's own
+  // controls when clicked).
+  FORBID_TAGS: [
+    'style', 'img', 'picture', 'video', 'audio', 'source', 'track', 'object', 'embed', 'map', 'area', 'form', 'input', 'button', 'textarea',
+    'select', 'option', 'label', 'dialog', 'iframe', 'frame', 'svg', 'math', 'link', 'meta', 'base',
+  ],
+  FORBID_ATTR: ['style', 'id', 'class', 'for', 'form', 'formaction', 'name', 'poster', 'srcset', 'src', 'autofocus', 'popover', 'popovertarget'],
   RETURN_DOM_FRAGMENT: true as const,
 };
 

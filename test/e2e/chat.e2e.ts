@@ -38,6 +38,8 @@ const ANSWER = [
   '',
   '<img src="x" onerror="document.body.dataset.pwned = \'img\'"><script>document.body.dataset.pwned = \'script\'</script>',
   '[do not click](command:workbench.action.quit)',
+  '',
+  '<video src="https://example.com/v.mp4" autoplay></video><audio src="https://example.com/a.mp3"></audio><video><source src="https://example.com/s.mp4"></video><label for="composer">hostile label</label>',
 ].join('\n');
 
 const LONG_ANSWER = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of a long story about teal.`).join('\n\n');
@@ -165,7 +167,8 @@ suite('chat view (e2e)', function () {
     assert.match((await usage.getAttribute('title')) ?? '', /2 model request\(s\)[\s\S]*Estimated cost/);
 
     // Sanitized: no image, no script ran, the command: link lost its target, the web link kept it.
-    assert.strictEqual(await answer.locator('img, script').count(), 0);
+    assert.strictEqual(await answer.locator('img, script, video, audio, source, label').count(), 0);
+    assert.strictEqual(await answer.locator('[for], [src]').count(), 0);
     assert.strictEqual(await chat.locator('body').getAttribute('data-pwned'), null);
     assert.strictEqual(await answer.locator('a', { hasText: 'do not click' }).getAttribute('href'), null);
     assert.strictEqual(await answer.locator('a', { hasText: 'memory tool docs' }).getAttribute('href'), 'https://docs.anthropic.com/');
