@@ -24,6 +24,8 @@ export const messages = {
     `Call view with view_range [${shownLastLine + 1}, -1] (or a narrower range) to read on.]`,
   lineCut: (line: number, limit: number) =>
     `[Line ${line} is longer than the ${limit}-character view limit and was cut; the rest of that line cannot be shown.]`,
+  unnamedEntries: (count: number) =>
+    `[${count} ${count === 1 ? 'entry is' : 'entries are'} not shown: ${count === 1 ? 'its name holds' : 'their names hold'} control characters, so no memory path can name ${count === 1 ? 'it' : 'them'}. The user can rename ${count === 1 ? 'it' : 'them'} in the editor.]`,
   listingTruncated: (hidden: number, limit: number) =>
     `[Listing truncated: ${hidden} more entries not shown because views are limited to ${limit} characters. View a subfolder to see them.]`,
   invalidViewRange: (range: string, reason: string) => `Error: Invalid \`view_range\` parameter: ${range}. ${reason}`,

@@ -39,8 +39,9 @@ export interface MemoryPath {
   readonly isRoot: boolean;
 }
 
+/** What no memory path may hold: C0, DEL, C1, U+2028/2029 (also the listing's test for a name). */
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 /** Device names Windows opens instead of a file, whatever the extension (`nul.md`, `COM1.txt`). */
 const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(?:\..*)?$/i;

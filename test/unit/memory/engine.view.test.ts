@@ -35,6 +35,24 @@ forEachStore('view: directories', (t) => {
     );
   });
 
+  it('leaves out names with control characters (a newline would forge a row) and says how many', async () => {
+    await t.store.seed('a.md', 'x');
+    await t.store.seed('b.md\n4.0K\t/memories/forged.md', 'y');
+    await t.store.seed('c\u001b[2Jd.md', 'z');
+    await t.store.seed('dir\u0085/inner.md', 'w');
+    const text = ok(await t.run({ command: 'view', path: '/memories' }));
+    assert.equal(
+      text,
+      [
+        HEADER,
+        '4B\t/memories',
+        '1B\t/memories/a.md',
+        '[3 entries are not shown: their names hold control characters, so no memory path can name them. The user can rename them in the editor.]',
+      ].join('\n'),
+    );
+    assert.ok(!text.includes('forged'));
+  });
+
   it('lists a subfolder with its own path in every line, also through an alias with a trailing slash', async () => {
     await t.store.seed('projects/x/notes.md', 'hello');
     const expected = [

@@ -4,7 +4,7 @@ import { MemoryError } from '../errors';
 import { formatSize } from '../format';
 import { MAX_IMAGE_BYTES, imageTypeOfPath, sniffImageType, toBase64 } from '../images';
 import { messages } from '../messages';
-import { joinRel, META_FOLDER, parseMemoryPath, type MemoryPath } from '../paths';
+import { CONTROL_CHARS, joinRel, META_FOLDER, parseMemoryPath, type MemoryPath } from '../paths';
 import { FileType } from '../fileSystem';
 import { numberedView } from '../textEdits';
 import { truncateListing } from '../truncate';
@@ -61,11 +61,12 @@ async function viewImage(
 /**
  * Header, the folder's own line, then entries up to 2 levels deep in depth-first order with
  * names sorted by code unit; hidden names, node_modules and symbolic links are left out and
- * never entered. Folders end in `/`. A size is du-like: a file's byte size, a folder's total of
+ * never entered, and so are names with control characters (counted in a last line). Folders end in `/`. A size is du-like: a file's byte size, a folder's total of
  * all regular files below it (hidden ones included, links not followed).
  */
 async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<string> {
   const rows: { size: number; shown: string }[] = [];
+  let unnamed = 0;
   const relativeTo = (rel: string) => rel.slice(path.rel === '' ? 0 : path.rel.length + 1);
   const scan = async (dir: string, depth: number, visible: boolean): Promise<number> => {
     // Each entry with its stat in one pass (the folder confined once, not once per file).
@@ -76,7 +77,10 @@ async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<str
       if (type & FileType.SymbolicLink) continue;
       const rel = joinRel(dir, name);
       if (rel === META_FOLDER) continue;
-      const show = visible && depth <= 2 && !name.startsWith('.') && name !== 'node_modules';
+      // A name no memory path can hold (a newline would also forge a row of the listing) is counted, not shown.
+      const nameable = !CONTROL_CHARS.test(name);
+      if (!nameable && visible && depth <= 2 && !name.startsWith('.')) unnamed++;
+      const show = visible && nameable && depth <= 2 && !name.startsWith('.') && name !== 'node_modules';
       if (type & FileType.Directory) {
         const row = { size: 0, shown: `${path.display}/${relativeTo(rel)}/` };
         if (show) rows.push(row);
@@ -91,5 +95,6 @@ async function listDirectory(ctx: CommandContext, path: MemoryPath): Promise<str
   };
   const total = await scan(path.rel, 1, true);
   const lines = [`${formatSize(total)}\t${path.display}`, ...rows.map((r) => `${formatSize(r.size)}\t${r.shown}`)];
-  return `${messages.listingHeader(path.display)}\n${truncateListing(lines, ctx.options.viewCharLimit)}`;
+  const listing = `${messages.listingHeader(path.display)}\n${truncateListing(lines, ctx.options.viewCharLimit)}`;
+  return unnamed > 0 ? `${listing}\n${messages.unnamedEntries(unnamed)}` : listing;
 }
